@@ -21,7 +21,6 @@ export default defineConfig({
           hookTimeout: 60_000,
           pool: 'forks',
           poolOptions: { forks: { singleFork: true } },
-          fileParallelism: false,
         },
       },
     ],

@@ -23,7 +23,8 @@ export const Attr = {
  * A run of cells. When `w` is absent every code point of `s` is one cell of width 1
  * (an empty cell is a space). When `w` is present the run is exactly one cell of that
  * width (2 for wide characters, or 1 for a cell whose text is several code points,
- * such as a base letter with combining marks or an emoji ZWJ sequence).
+ * such as a base letter with combining marks or an emoji ZWJ sequence, or a lone
+ * zero-width code point that the terminal stored in a cell of its own).
  */
 export interface Run {
   s: string;
@@ -48,6 +49,9 @@ export interface Cursor {
   visible: boolean;
   shape: CursorShape;
   blink: boolean;
+  /** True while the child has chosen no style (never, `CSI 0 SP q`, or after a reset): the
+   * client then leaves the outer terminal's own style instead of imposing shape/blink. */
+  defaultStyle?: boolean;
 }
 
 /** Input-relevant modes the child has set; the holder encodes input by them. */

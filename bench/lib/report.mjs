@@ -1,0 +1,75 @@
+// Turning collected samples into the results file and the table (pure except `writeResults`).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { median } from './stats.mjs';
+
+const SYSTEM_NAMES = ['a1', 'tmux'];
+
+/**
+ * Folds per-round values into medians. `collected` is `{ [measure]: { rounds: { a1: [values],
+ * tmux: [values] }, errors: [] } }`, where each value is one driver's `{ [metric key]: number }`.
+ */
+export function summarise(measures, collected) {
+  return measures.map((measure) => {
+    const { rounds, errors } = collected[measure.name];
+    const metrics = measure.metrics.map(({ key, label, unit }) => {
+      const entry = { key, label, unit };
+      for (const system of SYSTEM_NAMES) {
+        const values = rounds[system].map((value) => value[key]);
+        entry[system] = { rounds: values, median: values.length > 0 ? median(values) : null };
+      }
+      entry.ratio = entry.a1.median !== null && entry.tmux.median ? entry.a1.median / entry.tmux.median : null;
+      return entry;
+    });
+    return { name: measure.name, metrics, errors };
+  });
+}
+
+function formatValue(value, unit) {
+  if (value === null) return 'n/a';
+  return `${value.toFixed(2)} ${unit}`;
+}
+
+/** Room for the reason and the last screen lines; the JSON file keeps the whole message. */
+const MAX_ERROR_CHARS = 240;
+
+function oneLine(message) {
+  const text = message.trim().replace(/\s*\n\s*/g, ' / ');
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
+}
+
+export function toMarkdown(results) {
+  const lines = [
+    `# a1 vs tmux, ${results.startedAt}`,
+    '',
+    `${results.settings.cols}x${results.settings.rows} PTY, median of ${results.settings.rounds} round(s); lower is better. ` +
+      `${results.systems.tmux ?? 'tmux'}, a1 ${results.systems.a1.commit ?? ''}, node ${results.host.node}, ` +
+      `${results.host.cpus} x ${results.host.cpuModel}.`,
+    '',
+    '| measure | a1 | tmux | ratio (a1/tmux) |',
+    '|---|---:|---:|---:|',
+  ];
+  for (const measure of results.measures) {
+    for (const metric of measure.metrics) {
+      const ratio = metric.ratio === null ? 'n/a' : `${metric.ratio.toFixed(2)}x`;
+      lines.push(`| ${metric.label} | ${formatValue(metric.a1.median, metric.unit)} | ${formatValue(metric.tmux.median, metric.unit)} | ${ratio} |`);
+    }
+  }
+  const errors = results.measures.flatMap((measure) =>
+    measure.errors.map((error) => `- ${measure.name}, ${error.system}, round ${error.round}: ${oneLine(error.message)}`),
+  );
+  if (errors.length > 0) lines.push('', 'Failed runs (not in the medians):', '', ...errors);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes `<stamp>.json` and `<stamp>.md` under `dir`; returns their paths. */
+export function writeResults(dir, results) {
+  fs.mkdirSync(dir, { recursive: true });
+  const stamp = results.startedAt.replace(/[:.]/g, '-');
+  const json = path.join(dir, `${stamp}.json`);
+  const md = path.join(dir, `${stamp}.md`);
+  fs.writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(md, toMarkdown(results));
+  return { json, md };
+}

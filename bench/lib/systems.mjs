@@ -1,0 +1,127 @@
+// The two multiplexers under comparison, each started fresh in a person's 120x40 terminal with a
+// bare bash in its first tab/pane, and stopped by pid: `start(ctx)` resolves once the shell's
+// prompt is on the client's screen, with `{ client, stop }`.
+
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BenchClient } from './client.mjs';
+import { killAllWithEnv } from './procs.mjs';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The a1 this checkout builds; `--a1 PATH` runs another entry instead. */
+export const A1_BIN = path.join(REPO_ROOT, 'bin', 'a1');
+
+/** The same bare shell in both: no rc files, so neither side pays for a user's prompt setup. */
+export const SHELL_ARGV = ['/bin/bash', '--norc', '--noprofile'];
+/** Distinct from anything either client draws around the shell (tab strip, status line). */
+export const PROMPT = 'bench> ';
+/** Marks every process one started system owns, so all of them can be found and ended by pid. */
+export const INSTANCE_MARKER = 'BENCH_INSTANCE';
+/** a1 starts a server and a holder before the shell; generous for a loaded machine. */
+const START_TIMEOUT_MS = 30_000;
+
+let instanceSeq = 0;
+
+/** A person's environment minus anything that would make either client nest or attach elsewhere. */
+function benchEnv(instance, extra) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('A1_') || key === 'TMUX' || key === 'TMUX_PANE' || key === 'PROMPT_COMMAND') continue;
+    env[key] = value;
+  }
+  if (!env.LC_ALL && !env.LC_CTYPE && !env.LANG) env.LANG = 'C.UTF-8';
+  return {
+    ...env,
+    SHELL: SHELL_ARGV[0],
+    TERM: 'xterm-256color',
+    PS1: PROMPT,
+    HISTFILE: '', // an interactive bash would otherwise append the bench's commands to ~/.bash_history
+    [INSTANCE_MARKER]: instance,
+    ...extra,
+  };
+}
+
+async function waitForPrompt(client) {
+  await client.waitForScreen((lines) => lines.some((line) => line.includes(PROMPT.trimEnd())), {
+    timeoutMs: START_TIMEOUT_MS,
+    what: 'the shell prompt',
+  });
+}
+
+/** Starts the client; if the prompt never shows, stops everything before rethrowing. */
+async function started(client, stop) {
+  try {
+    await waitForPrompt(client);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { client, stop };
+}
+
+export const a1 = {
+  name: 'a1',
+  async start(ctx) {
+    const instance = `${ctx.runId}-${++instanceSeq}`;
+    const home = fs.mkdtempSync(path.join(ctx.runDir, 'h-'));
+    fs.mkdirSync(path.join(home, 'config'), { mode: 0o700 });
+    fs.writeFileSync(path.join(home, 'config', 'config.json'), JSON.stringify({ tabCommand: SHELL_ARGV }), { mode: 0o600 });
+    const env = benchEnv(instance, { A1_HOME: home });
+    const client = new BenchClient({ argv: [process.execPath, ctx.a1Bin], env, cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
+    const stop = async () => {
+      client.dispose();
+      await killAllWithEnv('A1_HOME', home);
+      await killAllWithEnv(INSTANCE_MARKER, instance);
+      fs.rmSync(home, { recursive: true, force: true });
+    };
+    return started(client, stop);
+  },
+};
+
+export const tmux = {
+  name: 'tmux',
+  async start(ctx) {
+    const instance = `${ctx.runId}-${++instanceSeq}`;
+    const socket = `a1bench-${instance}`;
+    const env = benchEnv(instance, {});
+    const client = new BenchClient({
+      argv: ['tmux', '-L', socket, '-f', '/dev/null', 'new-session', ...SHELL_ARGV],
+      env,
+      cwd: ctx.runDir,
+      cols: ctx.cols,
+      rows: ctx.rows,
+    });
+    const stop = async () => {
+      spawnSync('tmux', ['-L', socket, 'kill-server'], { env, stdio: 'ignore' });
+      client.dispose();
+      await killAllWithEnv(INSTANCE_MARKER, instance);
+      // A server that had to be SIGKILLed leaves its socket behind.
+      const socketDir = path.join(env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid()}`);
+      fs.rmSync(path.join(socketDir, socket), { force: true });
+    };
+    return started(client, stop);
+  },
+};
+
+export const SYSTEMS = [a1, tmux];
+
+/** Runs `fn(client)` on a freshly started system and always stops it. */
+export async function withSystem(system, ctx, fn) {
+  const { client, stop } = await system.start(ctx);
+  try {
+    return await fn(client);
+  } finally {
+    await stop();
+  }
+}
+
+/** Versions and commit, for the results file. */
+export function describeSystems(a1Bin) {
+  const run = (cmd, args) => spawnSync(cmd, args, { encoding: 'utf8', cwd: REPO_ROOT }).stdout?.trim() || null;
+  return {
+    tmux: run('tmux', ['-V']),
+    a1: { commit: run('git', ['rev-parse', '--short', 'HEAD']), bin: a1Bin },
+  };
+}

@@ -1,0 +1,76 @@
+// Key echo latency: `cat` in cooked mode, so the line discipline echoes each key at once; the
+// time from writing one printable key to the client's PTY until the client has drawn it.
+//
+// The echo is found on the parsed screen, not in the raw bytes: a single letter or digit also
+// occurs inside escape sequences, a status line or a tab strip, and a client may redraw a whole
+// row. Each line holds distinct characters, so "the input row shows exactly what was typed so
+// far" can only become true when the newest key is drawn.
+
+import { setTimeout as delay } from 'node:timers/promises';
+import { percentile, seededRandom } from '../lib/stats.mjs';
+import { a1, tmux, withSystem } from '../lib/systems.mjs';
+
+/** The issue asks for at least 600 samples, enough for a meaningful p99. */
+export const DEFAULT_KEYS = 600;
+/** The first keys pay for JIT compilation and lazy allocations: start-up, not steady state. */
+const WARMUP_KEYS = 20;
+/** A person's irregular typing rhythm, from fast bursts to a deliberate pace. */
+const PAUSE_MIN_MS = 5;
+const PAUSE_MAX_MS = 30;
+/** Distinct keys, fewer than the 120 columns, so a typed line never wraps or repeats a key. */
+const KEY_CYCLE = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** Ctrl+U: the line discipline's kill character, which erases the typed line in place. */
+const KILL_LINE = '\x15';
+/** No echo should take anywhere near this; beyond it the client is stuck, not slow. */
+const KEY_TIMEOUT_MS = 5_000;
+const SETUP_TIMEOUT_MS = 10_000;
+/** The same pauses on both sides and across runs. */
+const PAUSE_SEED = 0xa1;
+
+async function measureEcho(client, keys) {
+  // echoe/echok/echoke make Ctrl+U erase the line on screen instead of printing ^U and a newline.
+  client.write(`stty echo echoe echok echoke; printf 'ECHO%sREADY\\n' -; cat\r`);
+  const { lines } = await client.waitForScreen((screen) => screen.some((line) => line.includes('ECHO-READY')), {
+    timeoutMs: SETUP_TIMEOUT_MS,
+    what: 'cat to start',
+  });
+  const inputRow = lines.findIndex((line) => line.includes('ECHO-READY')) + 1;
+  const random = seededRandom(PAUSE_SEED);
+  const samples = [];
+  let typed = '';
+  for (let i = 0; i < WARMUP_KEYS + keys; i++) {
+    if (typed.length === KEY_CYCLE.length) {
+      client.write(KILL_LINE);
+      await client.waitForScreen((screen) => screen[inputRow].trim() === '', {
+        timeoutMs: KEY_TIMEOUT_MS,
+        what: 'the typed line to be erased',
+      });
+      typed = '';
+    }
+    const key = KEY_CYCLE[typed.length];
+    const expected = (typed += key);
+    const echoed = client.waitForScreen((screen) => screen[inputRow].includes(expected), {
+      timeoutMs: KEY_TIMEOUT_MS,
+      what: `the echo of key ${i + 1}`,
+    });
+    const sent = client.write(key);
+    const { at } = await echoed;
+    if (i >= WARMUP_KEYS) samples.push(at - sent);
+    await delay(PAUSE_MIN_MS + random() * (PAUSE_MAX_MS - PAUSE_MIN_MS));
+  }
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99) };
+}
+
+export const echo = {
+  name: 'echo',
+  metrics: [
+    { key: 'p50', label: 'key echo latency p50', unit: 'ms' },
+    { key: 'p95', label: 'key echo latency p95', unit: 'ms' },
+    { key: 'p99', label: 'key echo latency p99', unit: 'ms' },
+  ],
+  prepare: (ctx) => ({ keys: ctx.keys }),
+  drivers: {
+    a1: (ctx, { keys }) => withSystem(a1, ctx, (client) => measureEcho(client, keys)),
+    tmux: (ctx, { keys }) => withSystem(tmux, ctx, (client) => measureEcho(client, keys)),
+  },
+};

@@ -1,0 +1,125 @@
+// `npm run bench`: a1 and tmux side by side, in the same run and the same 120x40 PTY, over every
+// measure in measures/index.mjs.
+
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MEASURES } from './measures/index.mjs';
+import { DEFAULT_KEYS } from './measures/echo.mjs';
+import { killAllWithEnv } from './lib/procs.mjs';
+import { summarise, toMarkdown, writeResults } from './lib/report.mjs';
+import { A1_BIN, REPO_ROOT, SYSTEMS, describeSystems } from './lib/systems.mjs';
+
+/** The size the issue measures at. */
+const COLS = 120;
+const ROWS = 40;
+/** An odd count, so the median is one measured round. */
+const DEFAULT_ROUNDS = 3;
+/** Marks every process of this run, so an interrupted run still ends all of them by pid. */
+const RUN_MARKER = 'BENCH_RUN';
+const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
+
+const USAGE = `usage: node bench/run.mjs [--rounds N] [--only NAME[,NAME]] [--keys N] [--a1 PATH]
+  --rounds N   rounds per measure and system; the table shows the median (default ${DEFAULT_ROUNDS})
+  --only NAME  run only these measures: ${MEASURES.map((m) => m.name).join(', ')}
+  --keys N     keys typed per echo-latency run (default ${DEFAULT_KEYS})
+  --a1 PATH    the a1 entry to run with node (default: this checkout's bin/a1)`;
+
+function parseOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      rounds: { type: 'string', default: String(DEFAULT_ROUNDS) },
+      only: { type: 'string', multiple: true },
+      keys: { type: 'string', default: String(DEFAULT_KEYS) },
+      a1: { type: 'string', default: A1_BIN },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const rounds = Number(values.rounds);
+  const keys = Number(values.keys);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, not "${values.rounds}".`);
+  if (!Number.isInteger(keys) || keys < 1) throw new Error(`--keys must be a positive integer, not "${values.keys}".`);
+  const only = (values.only ?? []).flatMap((names) => names.split(',')).filter(Boolean);
+  const unknown = only.filter((name) => !MEASURES.some((m) => m.name === name));
+  if (unknown.length > 0) throw new Error(`unknown measure ${unknown.join(', ')}; known: ${MEASURES.map((m) => m.name).join(', ')}.`);
+  const measures = only.length > 0 ? MEASURES.filter((m) => only.includes(m.name)) : MEASURES;
+  return { rounds, keys, only, measures, a1Bin: path.resolve(values.a1) };
+}
+
+function formatResult(value) {
+  return Object.entries(value)
+    .map(([key, v]) => `${key}=${v.toFixed(2)}`)
+    .join(' ');
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  const runId = crypto.randomBytes(4).toString('hex');
+  // Short, because a1's sockets live under each A1_HOME made inside it.
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'a1b-'));
+  process.env[RUN_MARKER] = runId;
+  const log = (message) => console.error(`[bench] ${message}`);
+  const cleanup = async () => {
+    await killAllWithEnv(RUN_MARKER, runId);
+    fs.rmSync(runDir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    log('interrupted; ending every process this run started');
+    cleanup().finally(() => process.exit(130));
+  });
+
+  const ctx = { runId, runDir, cols: COLS, rows: ROWS, keys: options.keys, a1Bin: options.a1Bin, log };
+  const startedAt = new Date().toISOString();
+  const collected = {};
+  try {
+    const inputs = {};
+    for (const measure of options.measures) {
+      inputs[measure.name] = await measure.prepare(ctx);
+      collected[measure.name] = { rounds: { a1: [], tmux: [] }, errors: [] };
+    }
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const measure of options.measures) {
+        // Alternating who goes first keeps a warming or cooling machine from favouring one side.
+        const order = round % 2 === 1 ? SYSTEMS : [...SYSTEMS].reverse();
+        for (const { name: system } of order) {
+          const label = `round ${round}/${options.rounds} ${measure.name} ${system}`;
+          log(`${label} ...`);
+          try {
+            const value = await measure.drivers[system](ctx, inputs[measure.name]);
+            collected[measure.name].rounds[system].push(value);
+            log(`${label}: ${formatResult(value)}`);
+          } catch (error) {
+            collected[measure.name].errors.push({ system, round, message: error.message });
+            log(`${label} failed: ${error.message}`);
+          }
+        }
+      }
+    }
+  } finally {
+    await cleanup();
+  }
+
+  const results = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    host: { node: process.version, platform: `${process.platform} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown' },
+    systems: describeSystems(options.a1Bin),
+    settings: { rounds: options.rounds, cols: COLS, rows: ROWS, keys: options.keys, only: options.only },
+    measures: summarise(options.measures, collected),
+  };
+  const files = writeResults(RESULTS_DIR, results);
+  console.log(toMarkdown(results));
+  log(`results: ${path.relative(process.cwd(), files.md)}, ${path.relative(process.cwd(), files.json)}`);
+}
+
+main().catch((error) => {
+  console.error(`bench: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,414 @@
+// The attach client (SPEC §8): one writer owns stdout; surface patches from the viewed tab's
+// holder and the Ink layer are composited into cells, and only changed cells are written.
+import { ServerClient, ServerError } from '../serverClient.js';
+import type { Paths } from '../paths.js';
+import type { Config } from '../config.js';
+import type { TabInfo, HolderState } from '../protocol/messages.js';
+import type { Ticket } from '../security.js';
+import { newId } from '../security.js';
+import { Compositor } from './compositor.js';
+import { ansiToCells } from './ansiLayer.js';
+import { CellGrid } from './cells.js';
+import { DEFAULT_COLOR } from '../surface/types.js';
+import { OuterTerminal, writeSync } from './outerTerminal.js';
+import { HolderView } from './holderView.js';
+import { InputTokenizer } from '../input/tokenizer.js';
+import { tokenToEvents } from '../input/parse.js';
+import type { InputEvent } from '../input/events.js';
+import { onCtrlC, INITIAL_DETACH_STATE, type DetachState } from '../keymap/detach.js';
+import type { InkLayer } from './inkLayer.js';
+import type { SurfacePatch } from '../surface/types.js';
+
+/** About 60 paints per second at most; patches arriving faster are coalesced. */
+const PAINT_INTERVAL_MS = 16;
+/** Rows the strip takes above the surface. */
+const STRIP_ROWS = 1;
+/** How long a transient notice stays up. */
+const NOTICE_MS = 8_000;
+/** Server restarts a client makes on its own within a minute before it shows a stopped state. */
+const AUTO_STARTS_PER_MINUTE = 3;
+
+export interface ClientOptions {
+  paths: Paths;
+  profile: string;
+  config: Config;
+  /** The user's environment, captured before a1 changed anything, for new tabs' children. */
+  env: NodeJS.ProcessEnv;
+  umask: number;
+}
+
+export async function runClient(opts: ClientOptions): Promise<number> {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  if (!stdin.isTTY || !stdout.isTTY) {
+    process.stderr.write('a1: attach needs a terminal (stdin and stdout must be a TTY).\n');
+    return 1;
+  }
+  let server: ServerClient;
+  try {
+    server = await ServerClient.connect(opts.paths, { start: true, profile: opts.profile, env: opts.env });
+  } catch (err) {
+    process.stderr.write(`a1: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const client = new AttachClient(opts, server, stdin, stdout);
+  return client.run();
+}
+
+class AttachClient {
+  private readonly clientId = newId('cl');
+  private readonly outer: OuterTerminal;
+  private compositor: Compositor;
+  private cols: number;
+  private rows: number;
+  private tabs: TabInfo[] = [];
+  private viewed: string | null = null;
+  private view: HolderView | null = null;
+  private viewState: HolderState | null = null;
+  private ink: InkLayer | null = null;
+  private notices: { text: string; until: number }[] = [];
+  private persistentNotice: string | null = null;
+  private readonly tokenizer = new InputTokenizer();
+  private escTimer: NodeJS.Timeout | null = null;
+  private detach: DetachState = INITIAL_DETACH_STATE;
+  private paintTimer: NodeJS.Timeout | null = null;
+  private lastPaint = 0;
+  private done: ((code: number) => void) | null = null;
+  private finished = false;
+  private reconnecting = false;
+  private autoStarts: number[] = [];
+  private lastSurface: SurfacePatch | null = null;
+
+  constructor(
+    private readonly opts: ClientOptions,
+    private server: ServerClient,
+    private readonly stdin: NodeJS.ReadStream,
+    private readonly stdout: NodeJS.WriteStream,
+  ) {
+    this.outer = new OuterTerminal(stdin, stdout);
+    this.cols = stdout.columns || 80;
+    this.rows = stdout.rows || 24;
+    this.compositor = new Compositor(this.cols, this.rows);
+    for (const text of server.notices) this.addNotice(text);
+  }
+
+  async run(): Promise<number> {
+    const exitCode = new Promise<number>((resolve) => (this.done = resolve));
+    this.installSafety();
+    try {
+      await this.subscribe();
+      const { tabId } = await this.server.request<{ tabId: string }>('ensureTab', this.createArgs());
+      this.outer.enter();
+      this.stdin.on('data', this.onStdin);
+      this.stdout.on('resize', this.onResize);
+      await this.viewTab(tabId);
+      void this.loadInk();
+    } catch (err) {
+      this.finish(1, `a1: ${(err as Error).message}`);
+    }
+    return exitCode;
+  }
+
+  private createArgs(): object {
+    return { cwd: process.cwd(), env: this.opts.env, umask: this.opts.umask, cols: this.cols, rows: this.surfaceRows() };
+  }
+
+  private surfaceRows(): number {
+    return Math.max(1, this.rows - STRIP_ROWS);
+  }
+
+  // ---- control plane ----
+
+  private subscribe(): Promise<void> {
+    const server = this.server;
+    return new Promise((resolve, reject) => {
+      let rev = -1;
+      server.conn.onMessage((msg) => {
+        const m = msg as Record<string, unknown> & { t: string };
+        switch (m.t) {
+          case 'snapshot':
+            rev = m.rev as number;
+            this.tabs = m.tabs as TabInfo[];
+            for (const n of (m.notices as string[]) ?? []) this.addNotice(n);
+            this.onTopology();
+            resolve();
+            break;
+          case 'tab': {
+            rev = m.rev as number;
+            const tab = m.tab as TabInfo;
+            this.tabs = [...this.tabs.filter((t) => t.id !== tab.id), tab].sort((a, b) => a.ord - b.ord);
+            this.onTopology();
+            break;
+          }
+          case 'tabStatus': {
+            const tab = m.tab as TabInfo;
+            this.tabs = this.tabs.map((t) => (t.id === tab.id ? tab : t));
+            this.onTopology();
+            break;
+          }
+          case 'tabRemoved':
+            rev = m.rev as number;
+            this.tabs = this.tabs.filter((t) => t.id !== m.id);
+            this.onTopology();
+            break;
+        }
+        void rev;
+      });
+      server.conn.onClose(() => {
+        reject(new ServerError('disconnected', 'The connection to the a1 server was lost.'));
+        if (server === this.server) void this.reconnect();
+      });
+      server.conn.send({ t: 'subscribe', clientId: this.clientId, cols: this.cols, rows: this.rows });
+    });
+  }
+
+  /** The server died: keep the surface live over the data plane and quietly move to a
+   * replacement (SPEC §10). */
+  private async reconnect(): Promise<void> {
+    if (this.reconnecting || this.finished) return;
+    this.reconnecting = true;
+    this.persistentNotice = 'reconnecting…';
+    this.renderUi();
+    while (!this.finished) {
+      const now = Date.now();
+      this.autoStarts = this.autoStarts.filter((t) => now - t < 60_000);
+      const mayStart = this.autoStarts.length < AUTO_STARTS_PER_MINUTE;
+      try {
+        const server = await ServerClient.connect(this.opts.paths, { start: mayStart, profile: this.opts.profile, env: this.opts.env });
+        if (server.started) this.autoStarts.push(now);
+        this.server = server;
+        await this.subscribe();
+        this.reconnecting = false;
+        this.persistentNotice = null;
+        if (this.viewed) void this.server.request('view', { tabId: this.viewed }).catch(() => undefined);
+        this.renderUi();
+        return;
+      } catch (err) {
+        if (!mayStart) this.persistentNotice = 'a1 server stopped · restarting paused';
+        void err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
+  private onTopology(): void {
+    if (this.viewed && !this.tabs.some((t) => t.id === this.viewed)) {
+      this.view?.close();
+      this.view = null;
+      this.viewed = null;
+      this.lastSurface = null;
+      this.compositor.clearSurface();
+      const next = this.tabs[0];
+      if (next) void this.viewTab(next.id);
+    }
+    this.renderUi();
+  }
+
+  // ---- data plane ----
+
+  private async viewTab(tabId: string): Promise<void> {
+    const grant = await this.server.request<{ ticket: Ticket; socketPath: string }>('view', { tabId });
+    this.view?.close();
+    this.viewed = tabId;
+    const view = await HolderView.open(
+      { socketPath: grant.socketPath, ticket: grant.ticket, tabId, clientId: this.clientId, cols: this.cols, rows: this.surfaceRows() },
+      {
+        patch: (patch) => {
+          if (this.view !== view) return;
+          this.lastSurface = patch;
+          this.compositor.setSurface(patch, STRIP_ROWS);
+          this.schedulePaint();
+        },
+        state: (state) => {
+          if (this.view !== view) return;
+          this.viewState = state;
+          this.renderUi();
+        },
+        controller: () => {
+          // Resize is desired state: the controller's size is (re)applied on every grant.
+          if (this.view === view && view.isController) view.resize(this.cols, this.surfaceRows());
+        },
+        rejected: (reason) => {
+          if (reason === 'queue-full') this.addNotice('not accepting input');
+          else if (reason === 'read-only') this.addNotice('read-only: another terminal controls this tab');
+        },
+        closed: () => {
+          if (this.view === view) this.view = null;
+        },
+      },
+    );
+    this.view = view;
+    this.renderUi();
+  }
+
+  // ---- input ----
+
+  private readonly onStdin = (chunk: Buffer): void => {
+    const tokens = this.tokenizer.push(chunk, Date.now());
+    this.handleTokens(tokens);
+    if (this.escTimer) clearTimeout(this.escTimer);
+    const wait = this.tokenizer.pendingTimeoutMs;
+    if (wait !== null) {
+      this.escTimer = setTimeout(() => this.handleTokens(this.tokenizer.flush(Date.now())), wait);
+    }
+  };
+
+  private handleTokens(tokens: ReturnType<InputTokenizer['push']>): void {
+    const forward: InputEvent[] = [];
+    for (const token of tokens) {
+      for (const ev of tokenToEvents(token)) {
+        if (this.isCtrlC(ev)) {
+          const step = onCtrlC(this.detach, Date.now(), this.opts.config.detachIntervalMs);
+          this.detach = step.state;
+          if (step.action === 'detach') {
+            this.sendInput(forward.splice(0));
+            this.detachClient();
+            return;
+          }
+          forward.push(ev);
+          continue;
+        }
+        if (ev.k === 'mouse') {
+          const modes = this.lastSurface?.modes;
+          if (!modes || modes.mouse === 'none' || ev.y < STRIP_ROWS) continue;
+          forward.push({ ...ev, y: ev.y - STRIP_ROWS });
+          continue;
+        }
+        forward.push(ev);
+      }
+    }
+    this.sendInput(forward);
+  }
+
+  private isCtrlC(ev: InputEvent): boolean {
+    return ev.k === 'text' && ev.s.toLowerCase() === 'c' && !!ev.mods?.ctrl && !ev.mods.alt && !ev.mods.meta;
+  }
+
+  private sendInput(events: InputEvent[]): void {
+    if (events.length === 0) return;
+    if (!this.view) return;
+    if (this.viewState && this.viewState.lifecycle !== 'running') return;
+    this.view.input(events);
+  }
+
+  private readonly onResize = (): void => {
+    this.cols = this.stdout.columns || this.cols;
+    this.rows = this.stdout.rows || this.rows;
+    this.compositor.resize(this.cols, this.rows);
+    if (this.lastSurface) this.compositor.setSurface({ ...this.lastSurface, full: true }, STRIP_ROWS);
+    if (this.view?.isController) this.view.resize(this.cols, this.surfaceRows());
+    this.renderUi();
+  };
+
+  // ---- painting ----
+
+  private async loadInk(): Promise<void> {
+    // Loaded after the first surface paint: Ink and React are most of the start-up cost.
+    const { InkLayer } = await import('./inkLayer.js');
+    if (this.finished) return;
+    this.ink = new InkLayer(this.uiProps(), this.rows, (frame) => this.onInkFrame(frame));
+  }
+
+  private uiProps() {
+    const now = Date.now();
+    this.notices = this.notices.filter((n) => n.until > now);
+    const notices = [
+      ...(this.persistentNotice ? [this.persistentNotice] : []),
+      ...this.notices.map((n) => n.text),
+      ...this.exitNotice(),
+    ];
+    return { cols: this.cols, tabs: this.tabs, viewed: this.viewed, notices };
+  }
+
+  private exitNotice(): string[] {
+    const s = this.viewState;
+    if (!s || s.lifecycle !== 'exited' || !s.exit) return [];
+    const how = s.exit.signal ? `signal ${s.exit.signal}` : `status ${s.exit.code}`;
+    return [`exited with ${how} · read-only`];
+  }
+
+  private renderUi(): void {
+    this.ink?.update(this.uiProps(), this.rows);
+  }
+
+  private onInkFrame(frame: string): void {
+    const lines = frame.split('\n');
+    this.compositor.setLayer('strip', { x: 0, y: 0, w: this.cols, h: STRIP_ROWS }, ansiToCells(lines.slice(0, STRIP_ROWS).join('\n'), this.cols, STRIP_ROWS));
+    const noticeLines = lines.slice(STRIP_ROWS).filter((l) => l.length > 0);
+    const all = ansiToCells(noticeLines.join('\n'), this.cols, Math.max(1, noticeLines.length));
+    const width = noticeLines.length > 0 ? usedWidth(all) : 0;
+    if (width > 0) {
+      const notices = new CellGrid(width, noticeLines.length);
+      notices.blit(all, 0, 0, width, noticeLines.length, 0, 0);
+      this.compositor.setLayer('notices', { x: this.cols - width, y: STRIP_ROWS, w: width, h: noticeLines.length }, notices);
+    } else {
+      this.compositor.setLayer('notices', null);
+    }
+    this.schedulePaint();
+  }
+
+  private schedulePaint(): void {
+    if (this.paintTimer || this.finished) return;
+    const wait = Math.max(0, this.lastPaint + PAINT_INTERVAL_MS - Date.now());
+    this.paintTimer = setTimeout(() => {
+      this.paintTimer = null;
+      this.lastPaint = Date.now();
+      const out = this.compositor.render();
+      if (out) this.stdout.write(out);
+    }, wait);
+  }
+
+  private addNotice(text: string): void {
+    this.notices.push({ text, until: Date.now() + NOTICE_MS });
+    this.renderUi();
+    setTimeout(() => this.renderUi(), NOTICE_MS + 10).unref();
+  }
+
+  // ---- leaving ----
+
+  private detachClient(): void {
+    const running = this.tabs.length;
+    const hint = `\x1b[2m${running} ${running === 1 ? 'tab' : 'tabs'} still running · run a1 to return\x1b[0m\n`;
+    this.finish(0, hint);
+  }
+
+  private installSafety(): void {
+    const onSignal = () => this.finish(0);
+    process.once('SIGTERM', onSignal);
+    process.once('SIGHUP', onSignal);
+    process.once('SIGINT', onSignal);
+    process.once('uncaughtException', (err) => {
+      this.finish(1, `a1: internal error (${(err as Error).name}).\n`);
+    });
+    process.once('exit', () => this.outer.restore());
+  }
+
+  private finish(code: number, message?: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.paintTimer) clearTimeout(this.paintTimer);
+    this.stdin.off('data', this.onStdin);
+    this.outer.restore();
+    if (message) writeSync(this.stdout, message.endsWith('\n') ? message : message + '\n');
+    this.view?.close();
+    this.server.close();
+    this.ink?.dispose();
+    this.stdin.pause();
+    this.done?.(code);
+  }
+}
+
+/** Columns up to the last cell that shows something (text or a background). */
+function usedWidth(grid: CellGrid): number {
+  let w = 0;
+  for (let y = 0; y < grid.rows; y++) {
+    for (let x = grid.cols - 1; x >= w; x--) {
+      const i = grid.index(x, y);
+      if (grid.bg[i] !== DEFAULT_COLOR || (grid.ch[i] !== ' ' && grid.ch[i] !== '')) {
+        w = x + 1;
+        break;
+      }
+    }
+  }
+  return w;
+}

@@ -1,0 +1,411 @@
+// The client's one picture of the outer screen (SPEC §8). It keeps the viewed tab's surface and
+// the Ink layers (strip, overlays) as cells, composes them, and turns what changed since the
+// last render into bytes for the outer terminal: synchronized-output marks, absolute cursor
+// moves, minimal SGR transitions, OSC 8 links, then the real cursor at the child's cursor.
+import { Attr, DEFAULT_COLOR, RGB_FLAG, type Color, type Cursor, type SurfacePatch } from '../surface/types.js';
+import { CellGrid } from './cells.js';
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+interface Layer {
+  rect: Rect;
+  cells: CellGrid;
+}
+
+const CSI = '\x1b[';
+const SYNC_BEGIN = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+const CURSOR_HIDE = '\x1b[?25l';
+const CURSOR_SHOW = '\x1b[?25h';
+const SGR_RESET = '\x1b[0m';
+const ERASE_LINE_RIGHT = '\x1b[K';
+const LINK_CLOSE = '\x1b]8;;\x1b\\';
+
+/** DECSCUSR codes; 0 asks for the outer terminal's own default. */
+const CURSOR_STYLE = { block: 2, underline: 4, bar: 6 } as const;
+
+/** All attribute bits the wire defines; anything else from a patch is ignored. */
+const ATTR_MASK = 0x1ff;
+
+// Control characters must never reach the outer terminal from a cell's text or a link.
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
+const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
+
+/**
+ * A cell is written "isolated" (an absolute move right before it and none assumed after) when
+ * terminals may disagree on its width or fold it into its neighbour: clusters of several code
+ * points, marks and format characters, emoji and regional indicators. Everything else is
+ * written in a stream and the cursor is tracked by width.
+ */
+const AMBIGUOUS = /[\p{M}\p{Cf}\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
+
+function isolated(ch: string): boolean {
+  if (ch.length === 1) return ch.charCodeAt(0) >= 0x300 && AMBIGUOUS.test(ch);
+  if (ch.length === 2 && ch.codePointAt(0)! > 0xffff) return AMBIGUOUS.test(ch);
+  return true;
+}
+
+export class Compositor {
+  private cols: number;
+  private rows: number;
+  private surface: CellGrid | null = null;
+  private surfaceCursor: Cursor | null = null;
+  private yOffset = 0;
+  private cursorOverride: Cursor | null = null;
+  private readonly layers = new Map<string, Layer>();
+  /** What the next render should show, and what the outer terminal shows now. */
+  private back: CellGrid;
+  private front: CellGrid;
+  private frontValid = false;
+  /** Screen rows to compose and compare at the next render; `dirty` also covers the cursor. */
+  private dirtyRows: Uint8Array;
+  private dirty = true;
+  // What is known about the outer terminal; null when unknown (after invalidate).
+  private outerCursorVisible: boolean | null = null;
+  private outerCursorStyle: number | null = null;
+  private outerCursorAt: { x: number; y: number } | null = null;
+
+  constructor(cols: number, rows: number) {
+    this.cols = cols;
+    this.rows = rows;
+    this.back = new CellGrid(cols, rows);
+    this.front = new CellGrid(cols, rows);
+    this.dirtyRows = new Uint8Array(rows).fill(1);
+  }
+
+  /** The outer terminal's new size; everything is repainted on the next render. */
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    this.back.resize(cols, rows);
+    this.front.resize(cols, rows);
+    if (this.surface) this.surface.resize(Math.min(this.surface.cols, cols), Math.min(this.surface.rows, rows));
+    this.dirtyRows = new Uint8Array(rows);
+    this.invalidate();
+  }
+
+  /** Forgets what the outer terminal shows (after a resize, an attach, or foreign output). */
+  invalidate(): void {
+    this.frontValid = false;
+    this.outerCursorVisible = null;
+    this.outerCursorStyle = null;
+    this.outerCursorAt = null;
+    this.markRows(0, this.rows);
+  }
+
+  /**
+   * Applies a surface patch with the surface's first row at screen row `yOffset`. A full patch
+   * replaces the surface; a diff rewrites the rows it lists. Rows a patch lists but leaves short
+   * are cleared to their end, and screen rows below the surface show blank.
+   */
+  setSurface(patch: SurfacePatch, yOffset: number): void {
+    // Cells beyond the screen are never shown; a resize of the screen brings a full surface.
+    const cols = clampSide(patch.cols, this.cols);
+    const rows = clampSide(patch.rows, this.rows);
+    if (!this.surface) this.surface = new CellGrid(cols, rows);
+    const grid = this.surface;
+    const moved = grid.cols !== cols || grid.rows !== rows || yOffset !== this.yOffset;
+    if (moved) grid.resize(cols, rows);
+    if (moved || patch.full) this.markRows(0, this.rows);
+    if (patch.full) grid.clear();
+    for (const row of patch.lines) {
+      if (!Number.isInteger(row.y) || row.y < 0 || row.y >= rows) continue;
+      this.markRows(row.y + yOffset, row.y + yOffset + 1);
+      grid.clearSpan(0, row.y, cols);
+      let x = 0;
+      for (const run of row.runs) {
+        if (x >= cols) break;
+        const text = CONTROL.test(run.s) ? run.s.replace(CONTROLS, '?') : run.s;
+        const fg = color(run.fg);
+        const bg = color(run.bg);
+        const fl = run.fl & ATTR_MASK;
+        const link = run.link === undefined ? undefined : run.link.replace(CONTROLS, '');
+        if (run.w !== undefined) {
+          const w = run.w === 2 ? 2 : 1;
+          grid.put(x, row.y, text, fg, bg, fl, w, link);
+          x += w;
+        } else {
+          for (const ch of text) {
+            if (x >= cols) break;
+            grid.put(x, row.y, ch, fg, bg, fl, 1, link);
+            x++;
+          }
+        }
+      }
+    }
+    this.surfaceCursor = patch.cursor;
+    this.yOffset = yOffset;
+    this.dirty = true;
+  }
+
+  /** No surface at all (no tab viewed): its rows show blank and the cursor is hidden. */
+  clearSurface(): void {
+    this.surface = null;
+    this.surfaceCursor = null;
+    this.markRows(0, this.rows);
+  }
+
+  /**
+   * Places (or moves) a layer covering `rect`, drawn over the surface and over layers placed
+   * before it; `rect` null removes the layer. Without `cells` a moved layer keeps its cells and
+   * a new one is blank. The grid is handed over: to change its cells, set the layer again.
+   */
+  setLayer(id: string, rect: Rect | null, cells?: CellGrid): void {
+    const old = this.layers.get(id);
+    if (old) this.markRows(old.rect.y, old.rect.y + old.rect.h);
+    if (rect === null) {
+      this.layers.delete(id);
+      return;
+    }
+    const r = { x: Math.trunc(rect.x), y: Math.trunc(rect.y), w: Math.max(0, Math.trunc(rect.w)), h: Math.max(0, Math.trunc(rect.h)) };
+    const grid = cells ?? old?.cells ?? new CellGrid(Math.min(r.w, this.cols), Math.min(r.h, this.rows));
+    this.layers.set(id, { rect: r, cells: grid });
+    this.markRows(r.y, r.y + r.h);
+  }
+
+  /** A cursor in screen coordinates that wins over the surface's (an overlay's text field);
+   * null follows the surface's cursor again. */
+  setCursor(cursor: Cursor | null): void {
+    this.cursorOverride = cursor;
+    this.dirty = true;
+  }
+
+  /** The bytes that bring the outer terminal up to date; '' when nothing changed. */
+  render(): string {
+    if (!this.dirty) return '';
+    this.dirty = false;
+    const paint = new Painter(this.cols);
+    if (!this.frontValid) paint.raw(SGR_RESET + LINK_CLOSE);
+    for (let y = 0; y < this.rows; y++) {
+      if (this.dirtyRows[y] === 0) continue;
+      this.dirtyRows[y] = 0;
+      this.composeRow(y);
+      this.paintRow(paint, y);
+    }
+    this.frontValid = true;
+    const cells = paint.finish();
+
+    const want = this.wantedCursor();
+    let cursor = '';
+    let at = cells === '' ? this.outerCursorAt : paint.at();
+    if (want.visible) {
+      if (!at || at.x !== want.x || at.y !== want.y) cursor += cup(want.x, want.y);
+      at = { x: want.x, y: want.y };
+      const style = want.defaultStyle ? 0 : CURSOR_STYLE[want.shape] - (want.blink ? 1 : 0);
+      if (style !== this.outerCursorStyle) cursor += `${CSI}${style} q`;
+      this.outerCursorStyle = style;
+    }
+    if (cells === '' && cursor === '' && want.visible === this.outerCursorVisible) return '';
+    this.outerCursorAt = at;
+    // The cursor is hidden while cells are painted, so it never flickers across the screen.
+    const hide = cells !== '' && this.outerCursorVisible !== false;
+    let out = SYNC_BEGIN + (hide ? CURSOR_HIDE : '') + cells + cursor;
+    if (want.visible && (hide || this.outerCursorVisible !== true)) out += CURSOR_SHOW;
+    if (!want.visible && !hide && this.outerCursorVisible !== false) out += CURSOR_HIDE;
+    this.outerCursorVisible = want.visible;
+    return out + SYNC_END;
+  }
+
+  private markRows(from: number, to: number): void {
+    this.dirtyRows.fill(1, Math.max(0, from), Math.max(0, Math.min(this.rows, to)));
+    this.dirty = true;
+  }
+
+  /** Screen row `y` of the picture: the surface, then each layer over it in order. */
+  private composeRow(y: number): void {
+    const back = this.back;
+    back.clearSpan(0, y, this.cols);
+    const sy = y - this.yOffset;
+    if (this.surface && sy >= 0 && sy < this.surface.rows) back.blit(this.surface, 0, sy, this.surface.cols, 1, 0, y);
+    for (const { rect, cells } of this.layers.values()) {
+      if (y < rect.y || y >= rect.y + rect.h) continue;
+      back.clearSpan(rect.x, y, rect.w);
+      const ly = y - rect.y;
+      if (ly < cells.rows) back.blit(cells, 0, ly, Math.min(rect.w, cells.cols), 1, rect.x, y);
+    }
+  }
+
+  private paintRow(paint: Painter, y: number): void {
+    const { back, front, cols } = this;
+    const base = y * cols;
+    // From here to the row's end every cell is a default blank: one erase covers them.
+    let blankFrom = cols;
+    while (blankFrom > 0 && isDefaultBlank(back, base + blankFrom - 1)) blankFrom--;
+    for (let x = 0; x < cols; x++) {
+      const i = base + x;
+      const width = back.width[i];
+      if (width === 0) continue;
+      const same =
+        this.frontValid && back.sameCell(i, front, i) && (width === 1 || back.sameCell(i + 1, front, i + 1));
+      if (same) continue;
+      if (x >= blankFrom) {
+        paint.eraseToEnd(x, y);
+        break;
+      }
+      paint.cell(x, y, back, i);
+    }
+    for (let x = 0; x < cols; x++) copyCell(back, front, base + x);
+  }
+
+  private wantedCursor(): Cursor {
+    if (this.cursorOverride) return { ...this.cursorOverride, visible: this.cursorOverride.visible && this.onScreen(this.cursorOverride) };
+    const c = this.surfaceCursor;
+    const hidden: Cursor = { x: 0, y: 0, visible: false, shape: 'block', blink: false };
+    if (!c || !this.surface) return hidden;
+    const at = { ...c, y: c.y + this.yOffset };
+    const inSurface = c.x >= 0 && c.y >= 0 && c.x < this.surface.cols && c.y < this.surface.rows;
+    const covered = [...this.layers.values()].some(({ rect }) => at.x >= rect.x && at.x < rect.x + rect.w && at.y >= rect.y && at.y < rect.y + rect.h);
+    return { ...at, visible: c.visible && inSurface && this.onScreen(at) && !covered };
+  }
+
+  private onScreen(c: { x: number; y: number }): boolean {
+    return Number.isInteger(c.x) && Number.isInteger(c.y) && c.x >= 0 && c.y >= 0 && c.x < this.cols && c.y < this.rows;
+  }
+}
+
+/** Accumulates the cell-painting bytes, tracking the outer cursor and pen. */
+class Painter {
+  private readonly out: string[] = [];
+  private x: number | null = null;
+  private y: number | null = null;
+  private fg: Color = DEFAULT_COLOR;
+  private bg: Color = DEFAULT_COLOR;
+  private fl = 0;
+  private link: string | undefined = undefined;
+
+  constructor(private readonly cols: number) {}
+
+  raw(s: string): void {
+    this.out.push(s);
+  }
+
+  cell(x: number, y: number, grid: CellGrid, i: number): void {
+    const ch = grid.ch[i];
+    const iso = isolated(ch);
+    if (iso || this.x !== x || this.y !== y) this.moveTo(x, y);
+    this.pen(grid.fg[i], grid.bg[i], grid.fl[i], grid.link[i]);
+    this.out.push(ch);
+    const next = x + grid.width[i];
+    // Past the last column terminals differ (pending wrap), and after an isolated cell the
+    // outer terminal's idea of its width is unknown: either way the next cell moves absolutely.
+    this.x = iso || next >= this.cols ? null : next;
+  }
+
+  eraseToEnd(x: number, y: number): void {
+    if (this.x !== x || this.y !== y) this.moveTo(x, y);
+    // Erase fills with the current background, so the pen goes back to default first.
+    this.pen(DEFAULT_COLOR, DEFAULT_COLOR, 0, undefined);
+    this.out.push(ERASE_LINE_RIGHT);
+  }
+
+  /** Where the outer cursor is after painting, when known. */
+  at(): { x: number; y: number } | null {
+    return this.x === null || this.y === null ? null : { x: this.x, y: this.y };
+  }
+
+  /** The painting bytes, leaving the pen at default and no link open. */
+  finish(): string {
+    if (this.out.length === 0) return '';
+    this.pen(DEFAULT_COLOR, DEFAULT_COLOR, 0, undefined);
+    return this.out.join('');
+  }
+
+  private moveTo(x: number, y: number): void {
+    this.out.push(cup(x, y));
+    this.x = x;
+    this.y = y;
+  }
+
+  private pen(fg: Color, bg: Color, fl: number, link: string | undefined): void {
+    if (link !== this.link) {
+      this.out.push(link === undefined ? LINK_CLOSE : `\x1b]8;;${link}\x1b\\`);
+      this.link = link;
+    }
+    const sgr = sgrTransition(this.fg, this.bg, this.fl, fg, bg, fl);
+    if (sgr !== '') this.out.push(sgr);
+    this.fg = fg;
+    this.bg = bg;
+    this.fl = fl;
+  }
+}
+
+function cup(x: number, y: number): string {
+  return `${CSI}${y + 1};${x + 1}H`;
+}
+
+function isDefaultBlank(g: CellGrid, i: number): boolean {
+  return g.ch[i] === ' ' && g.fg[i] === DEFAULT_COLOR && g.bg[i] === DEFAULT_COLOR && g.fl[i] === 0 && g.width[i] === 1 && g.link[i] === undefined;
+}
+
+function copyCell(from: CellGrid, to: CellGrid, i: number): void {
+  to.ch[i] = from.ch[i];
+  to.fg[i] = from.fg[i];
+  to.bg[i] = from.bg[i];
+  to.fl[i] = from.fl[i];
+  to.width[i] = from.width[i];
+  to.link[i] = from.link[i];
+}
+
+function clampSide(n: number, max: number): number {
+  return Number.isInteger(n) && n > 0 ? Math.min(n, max) : 0;
+}
+
+/** Wire colours outside the defined ranges show as the default. */
+function color(c: Color): Color {
+  if (Number.isInteger(c) && ((c >= 0 && c <= 255) || (c >= RGB_FLAG && c <= (RGB_FLAG | 0xffffff)))) return c;
+  return DEFAULT_COLOR;
+}
+
+const FLAG_SGR: ReadonlyArray<{ bit: number; on: number; off: number }> = [
+  { bit: Attr.bold, on: 1, off: 22 },
+  { bit: Attr.dim, on: 2, off: 22 },
+  { bit: Attr.italic, on: 3, off: 23 },
+  { bit: Attr.underline, on: 4, off: 24 },
+  { bit: Attr.blink, on: 5, off: 25 },
+  { bit: Attr.inverse, on: 7, off: 27 },
+  { bit: Attr.invisible, on: 8, off: 28 },
+  { bit: Attr.strikethrough, on: 9, off: 29 },
+  { bit: Attr.overline, on: 53, off: 55 },
+];
+
+/** The shorter of an incremental change and a reset followed by the target's attributes. */
+function sgrTransition(fg0: Color, bg0: Color, fl0: number, fg: Color, bg: Color, fl: number): string {
+  if (fg0 === fg && bg0 === bg && fl0 === fl) return '';
+  const incremental: string[] = [];
+  const removed = fl0 & ~fl;
+  let added = fl & ~fl0;
+  // 22 clears bold and dim together; whichever should stay is set again.
+  if (removed & (Attr.bold | Attr.dim)) {
+    incremental.push('22');
+    added |= fl & (Attr.bold | Attr.dim);
+  }
+  for (const f of FLAG_SGR) {
+    if (f.off !== 22 && removed & f.bit) incremental.push(String(f.off));
+  }
+  for (const f of FLAG_SGR) if (added & f.bit) incremental.push(String(f.on));
+  if (fg !== fg0) incremental.push(colorParams(fg, false));
+  if (bg !== bg0) incremental.push(colorParams(bg, true));
+
+  const reset: string[] = ['0'];
+  for (const f of FLAG_SGR) if (fl & f.bit) reset.push(String(f.on));
+  if (fg !== DEFAULT_COLOR) reset.push(colorParams(fg, false));
+  if (bg !== DEFAULT_COLOR) reset.push(colorParams(bg, true));
+
+  const a = incremental.join(';');
+  const b = reset.length === 1 ? '' : reset.join(';');
+  return `${CSI}${a.length <= b.length ? a : b}m`;
+}
+
+function colorParams(c: Color, background: boolean): string {
+  const base = background ? 40 : 30;
+  if (c === DEFAULT_COLOR) return String(base + 9);
+  if (c >= RGB_FLAG) return `${base + 8};2;${(c >> 16) & 0xff};${(c >> 8) & 0xff};${c & 0xff}`;
+  if (c < 8) return String(base + c);
+  if (c < 16) return String(base + 60 + c - 8);
+  return `${base + 8};5;${c}`;
+}

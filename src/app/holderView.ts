@@ -1,0 +1,87 @@
+// The client's data-plane connection to the viewed tab's holder (SPEC §3): surface
+// patches in, input and resize out, admitted by a server-issued ticket.
+import { connectUnix, type Connection } from '../protocol/connection.js';
+import { connectHandshake } from '../protocol/handshake.js';
+import { dataSchema, type HolderState } from '../protocol/messages.js';
+import type { SurfacePatch } from '../surface/types.js';
+import type { InputEvent } from '../input/events.js';
+import type { Ticket } from '../security.js';
+
+const DATA_CONNECT_TIMEOUT_MS = 2_000;
+
+export interface HolderViewEvents {
+  patch(patch: SurfacePatch): void;
+  state(state: HolderState): void;
+  controller(c: { clientId: string | null; rev: number }): void;
+  rejected(reason: string): void;
+  closed(): void;
+}
+
+export class HolderView {
+  private controller = { clientId: null as string | null, rev: 0 };
+
+  private constructor(
+    private readonly conn: Connection,
+    readonly tabId: string,
+    private readonly clientId: string,
+    on: HolderViewEvents,
+  ) {
+    conn.onMessage((msg) => {
+      const m = msg as Record<string, unknown> & { t: string };
+      switch (m.t) {
+        case 'surface':
+          on.patch(m.patch as SurfacePatch);
+          break;
+        case 'state':
+          on.state(m.state as HolderState);
+          break;
+        case 'controller':
+          this.controller = { clientId: (m.clientId as string | undefined) ?? null, rev: m.rev as number };
+          on.controller(this.controller);
+          break;
+        case 'inputRejected':
+          on.rejected(m.reason as string);
+          break;
+      }
+    });
+    conn.onClose(() => on.closed());
+  }
+
+  static async open(
+    opts: { socketPath: string; ticket: Ticket; tabId: string; clientId: string; cols: number; rows: number },
+    on: HolderViewEvents,
+  ): Promise<HolderView> {
+    const conn = await connectUnix(opts.socketPath, dataSchema, DATA_CONNECT_TIMEOUT_MS);
+    try {
+      await connectHandshake(conn, {
+        role: 'data',
+        key: Buffer.from(opts.ticket.mac, 'base64'),
+        methods: ['surface', 'input', 'resize'],
+        extra: { ticket: opts.ticket },
+        timeoutMs: DATA_CONNECT_TIMEOUT_MS,
+      });
+    } catch (err) {
+      conn.close();
+      throw err;
+    }
+    const view = new HolderView(conn, opts.tabId, opts.clientId, on);
+    conn.send({ t: 'attach', cols: opts.cols, rows: opts.rows });
+    return view;
+  }
+
+  get isController(): boolean {
+    return this.controller.clientId === this.clientId;
+  }
+
+  input(events: InputEvent[]): void {
+    if (events.length > 0) this.conn.send({ t: 'input', rev: this.controller.rev, events });
+  }
+
+  resize(cols: number, rows: number): void {
+    this.conn.send({ t: 'resize', rev: this.controller.rev, cols, rows });
+  }
+
+  close(): void {
+    this.conn.close();
+  }
+}

@@ -1,0 +1,272 @@
+// The `a1` command line (SPEC §11): every command is declared once in yargs, so `--help`
+// lists every form. Resident processes start through hidden subcommands.
+import fs from 'node:fs';
+import path from 'node:path';
+import yargs, { type Argv } from 'yargs';
+import { resolvePaths, ensureProfileDirs, type Paths } from '../paths.js';
+import { loadConfig, type Config } from '../config.js';
+import { ServerClient, ServerError } from '../serverClient.js';
+import { Registry } from '../store/registry.js';
+import { VERSION } from '../version.js';
+
+interface Common {
+  profile?: string;
+}
+
+function setup(argv: Common): { paths: Paths; profile: string } {
+  const paths = resolvePaths({ env: process.env, profile: argv.profile });
+  return { paths, profile: paths.profile };
+}
+
+function config(paths: Paths): Config {
+  const loaded = loadConfig(paths.configDir, process.env);
+  if (!loaded.ok) throw new UserError(loaded.error.message);
+  return loaded.config;
+}
+
+class UserError extends Error {}
+
+/** Connects without ever starting a server: maintenance commands only report. */
+async function existingServer(paths: Paths, profile: string): Promise<ServerClient | null> {
+  try {
+    return await ServerClient.connect(paths, { start: false, profile });
+  } catch (err) {
+    if (err instanceof ServerError && err.code === 'no-server') return null;
+    throw err;
+  }
+}
+
+async function cmdAttach(argv: Common): Promise<number> {
+  if (process.env.A1_TAB_ID) {
+    throw new UserError('a1 is already running in this tab; use "a1 new" to open another tab.');
+  }
+  // Captured before a1 changes anything: the child runs in the user's environment and umask.
+  const env = { ...process.env };
+  const umask = process.umask(0o077);
+  const { paths, profile } = setup(argv);
+  ensureDirs(paths);
+  const cfg = config(paths);
+  process.env.FORCE_COLOR = '3';
+  const { runClient } = await import('../app/client.js');
+  return runClient({ paths, profile, config: cfg, env, umask });
+}
+
+function ensureDirs(paths: Paths): void {
+  ensureProfileDirs(paths);
+}
+
+async function cmdNew(argv: Common & { name?: string; cwd?: string; '--'?: (string | number)[] }): Promise<number> {
+  const env = { ...process.env };
+  const umask = process.umask(0o077);
+  const { paths, profile } = setup(argv);
+  ensureDirs(paths);
+  config(paths);
+  const command = (argv['--'] ?? []).map(String);
+  const cwd = argv.cwd ? resolveDir(argv.cwd) : process.cwd();
+  const server = await ServerClient.connect(paths, { start: true, profile, env });
+  try {
+    const { tabId } = await server.request<{ tabId: string }>('create', {
+      name: argv.name,
+      cwd,
+      command: command.length > 0 ? command : null,
+      env,
+      umask,
+    });
+    process.stdout.write(`${tabId}\n`);
+    return 0;
+  } finally {
+    server.close();
+  }
+}
+
+function resolveDir(dir: string): string {
+  const full = path.resolve(dir);
+  if (!fs.existsSync(full) || !fs.statSync(full).isDirectory()) throw new UserError(`"${dir}" is not a directory.`);
+  return full;
+}
+
+interface Listing {
+  server: { pid: number; epoch: number } | null;
+  tabs: { id: string; name: string; status: string; cwd: string; holderPid: number | null; childPid: number | null }[];
+}
+
+async function cmdTabs(argv: Common & { json?: boolean }): Promise<number> {
+  const { paths, profile } = setup(argv);
+  const server = await existingServer(paths, profile);
+  let listing: Listing;
+  if (server) {
+    try {
+      listing = await server.request<Listing>('list');
+    } finally {
+      server.close();
+    }
+  } else {
+    const reg = Registry.openReadOnly(paths.stateDir);
+    const rows = reg ? reg.listTabs() : [];
+    reg?.close();
+    listing = {
+      server: null,
+      tabs: rows.map((r) => ({ id: r.id, name: r.name, status: r.lifecycle, cwd: r.cwd, holderPid: r.holderPid, childPid: r.childPid })),
+    };
+  }
+  if (argv.json) {
+    process.stdout.write(JSON.stringify(listing) + '\n');
+    return 0;
+  }
+  if (!listing.server) process.stdout.write(`No a1 server is running for profile "${profile}"; showing the registry.\n`);
+  if (listing.tabs.length === 0) {
+    process.stdout.write('No tabs.\n');
+    return 0;
+  }
+  const rows = [['ID', 'NAME', 'STATUS', 'CWD', 'HOLDER', 'CHILD'], ...listing.tabs.map((t) => [t.id, t.name, t.status, t.cwd, String(t.holderPid ?? '-'), String(t.childPid ?? '-')])];
+  process.stdout.write(formatTable(rows));
+  return 0;
+}
+
+function formatTable(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
+}
+
+async function cmdTabsStop(argv: Common & { id?: string; all?: boolean }): Promise<number> {
+  if (!argv.id && !argv.all) throw new UserError('Name a tab id, or pass --all.');
+  const { paths, profile } = setup(argv);
+  const server = await existingServer(paths, profile);
+  if (!server) {
+    process.stdout.write(`No a1 server is running for profile "${profile}".\n`);
+    return 0;
+  }
+  try {
+    const listing = await server.request<Listing>('list');
+    const ids = argv.all ? listing.tabs.map((t) => t.id) : [argv.id!];
+    if (!argv.all && !listing.tabs.some((t) => t.id === argv.id)) throw new UserError(`No tab has the id "${argv.id}".`);
+    for (const id of ids) await server.request('close', { tabId: id });
+    process.stdout.write(`Stopped ${ids.length} ${ids.length === 1 ? 'tab' : 'tabs'}.\n`);
+    return 0;
+  } finally {
+    server.close();
+  }
+}
+
+async function cmdHostStatus(argv: Common & { json?: boolean }): Promise<number> {
+  const { paths, profile } = setup(argv);
+  const server = await existingServer(paths, profile);
+  if (!server) {
+    if (argv.json) process.stdout.write(JSON.stringify({ server: null, profile }) + '\n');
+    else process.stdout.write(`No a1 server is running for profile "${profile}".\n`);
+    return 0;
+  }
+  try {
+    const s = await server.request<Record<string, unknown>>('hostStatus');
+    if (argv.json) {
+      process.stdout.write(JSON.stringify({ server: s, profile }) + '\n');
+    } else {
+      const uptime = Math.round(Number(s.uptimeMs) / 1000);
+      process.stdout.write(
+        [
+          `server   pid ${s.pid} · version ${s.version} · epoch ${s.epoch} · up ${uptime}s`,
+          `profile  ${profile} · ${s.tabCount} ${s.tabCount === 1 ? 'tab' : 'tabs'} · ${s.clients} attached`,
+          `socket   ${s.socket}`,
+          `logs     ${s.logs}`,
+        ].join('\n') + '\n',
+      );
+    }
+    return 0;
+  } finally {
+    server.close();
+  }
+}
+
+async function cmdHostStop(argv: Common): Promise<number> {
+  const { paths, profile } = setup(argv);
+  const server = await existingServer(paths, profile);
+  if (!server) {
+    process.stdout.write(`No a1 server is running for profile "${profile}".\n`);
+    return 0;
+  }
+  try {
+    process.stdout.write('Stopping every tab and the server…\n');
+    const r = await server.request<{ stopped: number }>('hostStop');
+    process.stdout.write(`Stopped ${r.stopped} ${r.stopped === 1 ? 'tab' : 'tabs'} and the server.\n`);
+    return 0;
+  } finally {
+    server.close();
+  }
+}
+
+type Handler<T> = (argv: T) => Promise<number>;
+
+// eslint-free escape hatch: yargs infers argv types per command; handlers declare theirs.
+function run<T>(handler: Handler<T>): (argv: any) => Promise<void> {
+  return async (argv) => {
+    process.exitCode = await handler(argv as T);
+  };
+}
+
+export async function main(args: string[]): Promise<void> {
+  // Resident processes skip yargs entirely: they start often and need none of it.
+  if (args[0] === '__holder') {
+    const { holderMain } = await import('../holder/main.js');
+    return holderMain();
+  }
+  if (args[0] === '__server') {
+    const { serverMain } = await import('../server/main.js');
+    const i = args.indexOf('--profile');
+    return serverMain(i >= 0 ? args[i + 1] : undefined);
+  }
+  const cli = yargs(args)
+    .parserConfiguration({ 'populate--': true })
+    .scriptName('a1')
+    .usage('a1 — resident agent tabs in the terminal\n\nUsage: a1 [command] [options]')
+    .option('profile', { type: 'string', describe: 'Profile to use (default: $A1_PROFILE or "default")', global: true })
+    .command('$0', 'Attach: show the tabs, starting the server and a first tab when needed', {}, run(cmdAttach))
+    .command(
+      'new',
+      'Create a tab without attaching and print its id (a1 new -- CMD ARGS runs CMD)',
+      (y: Argv) =>
+        y
+          .option('name', { type: 'string', describe: 'Tab name' })
+          .option('cwd', { type: 'string', describe: 'Working directory (default: the current one)' }),
+      run(cmdNew),
+    )
+    .command('tabs', 'List and manage tabs (never starts a server)', (y: Argv) =>
+      y
+        .command('$0', 'List tabs: id, name, status, cwd, holder and child pid', (yy: Argv) => yy.option('json', { type: 'boolean', describe: 'Print stable JSON' }), run(cmdTabs))
+        .command(
+          'stop [id]',
+          'Stop (close) a tab, or every tab with --all',
+          (yy: Argv) =>
+            yy
+              .positional('id', { type: 'string', describe: 'Tab id' })
+              .option('all', { type: 'boolean', describe: 'Stop every tab' }),
+          run(cmdTabsStop),
+        )
+        .command('host', 'The profile server', (yy: Argv) =>
+          yy
+            .command('status', 'Server pid, version, epoch, uptime, tab count, socket and log paths', (z: Argv) => z.option('json', { type: 'boolean', describe: 'Print stable JSON' }), run(cmdHostStatus))
+            .command('stop', 'Stop every tab, then the server', {}, run(cmdHostStop))
+            .demandCommand(1, 'Name a host command: status or stop.')
+            .strict(),
+        )
+        .strict(),
+    )
+    .version(VERSION)
+    .help()
+    .alias('h', 'help')
+    .strict()
+    .fail((msg, err) => {
+      if (err) throw err;
+      process.stderr.write(`a1: ${msg}\nRun "a1 --help" for usage.\n`);
+      process.exit(2);
+    });
+  try {
+    await cli.parseAsync();
+  } catch (err) {
+    if (err instanceof UserError || err instanceof ServerError || (err as { code?: string }).code) {
+      process.stderr.write(`a1: ${(err as Error).message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw err;
+  }
+}

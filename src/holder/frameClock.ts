@@ -1,0 +1,39 @@
+// Frame pacing (SPEC §7): a frame leaves at once when the previous one left more than one
+// interval ago (so a keystroke's echo never waits for a timer); frames are coalesced only
+// while output keeps coming.
+
+/** ~120 fps ceiling while output streams; the outer client caps its own paint rate. */
+export const FRAME_INTERVAL_MS = 8;
+
+export class FrameClock {
+  private lastAt = -Infinity;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly emit: () => void,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  request(): void {
+    if (this.timer) return;
+    const wait = this.lastAt + FRAME_INTERVAL_MS - this.now();
+    if (wait <= 0) {
+      this.fire();
+    } else {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.fire();
+      }, wait);
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private fire(): void {
+    this.lastAt = this.now();
+    this.emit();
+  }
+}

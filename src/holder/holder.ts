@@ -1,0 +1,493 @@
+// One tab's holder (SPEC §7): owns the PTY, the child and the terminal model; serves the
+// server (control, authenticated both ways) and viewing clients (data plane, by ticket).
+import net from 'node:net';
+import fs from 'node:fs';
+import * as pty from 'node-pty';
+import xtermHeadless from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
+import { Connection } from '../protocol/connection.js';
+import { acceptHandshake } from '../protocol/handshake.js';
+import { ProtocolError } from '../protocol/errors.js';
+import { holderSchema, dataSchema, type HolderState } from '../protocol/messages.js';
+import { mergeSchemas } from '../protocol/schema.js';
+import { verifyTicket, UsedTickets, newIncarnation, type Ticket } from '../security.js';
+import { procStartTime, listProcesses } from '../proc.js';
+import { ModeTracker } from '../surface/modes.js';
+import { extractRow } from '../surface/extract.js';
+import type { Row, SurfacePatch } from '../surface/types.js';
+import { encodeInput, isBinaryInput } from '../input/encode.js';
+import type { InputEvent } from '../input/events.js';
+import { InputQueue } from './inputQueue.js';
+import { FrameClock } from './frameClock.js';
+import type { Logger } from '../log.js';
+import { errorCode } from '../log.js';
+
+const { Terminal } = xtermHeadless;
+type XTerm = InstanceType<typeof Terminal>;
+
+/** A client lane holding more than this many unsent bytes is behind: it gets no new frame
+ * until it drains, then one frame with everything that changed (single-slot lane). */
+const LANE_HIGH_WATER_BYTES = 256 * 1024;
+/** How long processes of a closing tab get between SIGHUP and SIGKILL. */
+export const DEFAULT_GRACE_MS = 2000;
+
+export interface HolderInit {
+  tabId: string;
+  holderInc: string;
+  epoch: number;
+  command: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+  scrollback: number;
+  umask: number;
+  socketPath: string;
+  holderKey: string; // base64
+  ticketKey: string; // base64
+  inputQueueBytes: number;
+}
+
+interface DataClient {
+  conn: Connection;
+  clientId: string;
+  attached: boolean;
+  sentKeys: string[] | null;
+  sentMeta: string;
+  behind: boolean;
+}
+
+const holderWire = mergeSchemas(holderSchema, dataSchema);
+
+export class Holder {
+  private readonly term: XTerm;
+  private readonly modes: ModeTracker;
+  private child: pty.IPty | null = null;
+  private childStart: string | null = null;
+  private childInc: string | null = null;
+  /** The child's session id (node-pty makes the child a session leader): what a close ends. */
+  private childSid: number | null = null;
+  private lifecycle: HolderState['lifecycle'] = 'starting';
+  private exit: HolderState['exit'] = null;
+  private title = '';
+  private controller = { clientId: null as string | null, rev: 0 };
+  private maxEpoch: number;
+  private server: Connection | null = null;
+  private readonly clients = new Set<DataClient>();
+  private readonly usedTickets = new UsedTickets();
+  private readonly queue: InputQueue;
+  private readonly frames: FrameClock;
+  private listener: net.Server | null = null;
+  private terminating = false;
+  private readonly holderKey: Buffer;
+  private readonly ticketKey: Buffer;
+
+  constructor(
+    private readonly init: HolderInit,
+    private readonly log: Logger,
+    private readonly onDone: (code: number) => void,
+  ) {
+    this.maxEpoch = init.epoch;
+    this.holderKey = Buffer.from(init.holderKey, 'base64');
+    this.ticketKey = Buffer.from(init.ticketKey, 'base64');
+    this.queue = new InputQueue(init.inputQueueBytes);
+    this.term = new Terminal({
+      cols: init.cols,
+      rows: init.rows,
+      scrollback: init.scrollback,
+      allowProposedApi: true,
+    });
+    this.term.loadAddon(new unicode11.Unicode11Addon());
+    this.term.unicode.activeVersion = '11';
+    this.modes = new ModeTracker(this.term);
+    this.term.onTitleChange((t) => {
+      this.title = t;
+    });
+    // The model answers terminal queries (DA, DSR) and carries admitted input (SPEC §7).
+    this.term.onData((data) => this.child?.write(data));
+    this.term.onBinary((data) => this.child?.write(Buffer.from(data, 'binary')));
+    this.frames = new FrameClock(() => this.sendFrames());
+  }
+
+  async start(): Promise<{ pid: number; childPid: number | null }> {
+    await this.listen();
+    this.spawnChild();
+    return { pid: process.pid, childPid: this.child?.pid ?? null };
+  }
+
+  private listen(): Promise<void> {
+    try {
+      fs.unlinkSync(this.init.socketPath);
+    } catch {
+      // Nothing stale to remove.
+    }
+    return new Promise((resolve, reject) => {
+      const server = net.createServer((socket) => this.accept(socket));
+      server.once('error', reject);
+      server.listen(this.init.socketPath, () => {
+        server.off('error', reject);
+        // Owner-only, inside a 0700 directory (SPEC §4).
+        fs.chmodSync(this.init.socketPath, 0o600);
+        server.on('error', (err) => this.log.warn('listen-error', { code: errorCode(err) }));
+        this.listener = server;
+        resolve();
+      });
+    });
+  }
+
+  private spawnChild(): void {
+    const [file, ...args] = this.init.command;
+    const env: Record<string, string> = {
+      ...this.init.env,
+      TERM: 'xterm-256color',
+      COLORTERM: 'truecolor',
+      A1_TAB_ID: this.init.tabId,
+    };
+    this.childInc = newIncarnation();
+    // The child runs under the user's own umask, not a1's 077 (SPEC §15); fork happens
+    // synchronously inside spawn, so the umask is swapped only for that call.
+    const own = process.umask(this.init.umask);
+    try {
+      this.child = pty.spawn(file, args, {
+        name: 'xterm-256color',
+        cols: this.init.cols,
+        rows: this.init.rows,
+        cwd: this.init.cwd,
+        env,
+        encoding: null,
+      } as pty.IPtyForkOptions);
+    } catch (err) {
+      process.umask(own);
+      this.log.error('spawn-failed', { code: errorCode(err) });
+      this.lifecycle = 'failed';
+      this.exit = { code: null, signal: null };
+      this.term.write(`\r\na1: could not start ${JSON.stringify(file)}.\r\n`);
+      this.broadcastState();
+      return;
+    }
+    process.umask(own);
+    const child = this.child;
+    this.childStart = procStartTime(child.pid);
+    this.childSid = child.pid;
+    this.lifecycle = 'running';
+    this.log.info('child-started', { childPid: child.pid });
+    child.onData((data) => {
+      this.term.write(data as unknown as Uint8Array, () => this.frames.request());
+    });
+    child.onExit(({ exitCode, signal }) => {
+      // node-pty emits exit after the PTY reached EOF; the empty write waits for the model to
+      // finish parsing what was read, so the last screen is complete before it is fixed.
+      this.term.write('', () => {
+        this.lifecycle = 'exited';
+        this.exit = { code: signal ? null : exitCode, signal: signal || null };
+        this.log.info('child-exited', { code: exitCode, signal });
+        this.child = null;
+        this.frames.request();
+        this.broadcastState();
+      });
+    });
+    this.broadcastState();
+  }
+
+  state(): HolderState {
+    return {
+      tabId: this.init.tabId,
+      holderInc: this.init.holderInc,
+      holderPid: process.pid,
+      childPid: this.child?.pid ?? null,
+      childStart: this.childStart,
+      childInc: this.childInc,
+      lifecycle: this.lifecycle,
+      exit: this.exit,
+      cols: this.term.cols,
+      rows: this.term.rows,
+      title: this.title,
+      controller: this.controller,
+    };
+  }
+
+  private broadcastState(): void {
+    const state = this.state();
+    this.server?.send({ t: 'state', state });
+    for (const c of this.clients) if (c.attached) c.conn.send({ t: 'state', state });
+  }
+
+  // ---- connections ----
+
+  private accept(socket: net.Socket): void {
+    const conn = new Connection(socket, holderWire);
+    let ticket: Ticket | null = null;
+    acceptHandshake(conn, {
+      role: 'holder',
+      methods: ['surface', 'input', 'resize'],
+      keyFor: (auth) => {
+        if (auth.role === 'server') return this.holderKey;
+        if (auth.role === 'data') {
+          const t = (auth as unknown as { ticket?: Ticket }).ticket;
+          if (!t || typeof t !== 'object') return new ProtocolError('auth', 'A data connection needs a ticket.');
+          const verdict = verifyTicket(this.ticketKey, t, Date.now(), { tabId: this.init.tabId, holderInc: this.init.holderInc });
+          if (!verdict.ok) return new ProtocolError('auth', `Ticket refused (${verdict.code}).`);
+          if (!this.usedTickets.use(t.mac, t.expiresAt, Date.now())) return new ProtocolError('auth', 'Ticket already used.');
+          ticket = t;
+          return Buffer.from(t.mac, 'base64');
+        }
+        return new ProtocolError('auth', 'Unknown role.');
+      },
+    }).then(
+      (hs) => {
+        if (hs.peerRole === 'server') this.adoptServer(conn);
+        else if (ticket) this.addClient(conn, ticket.clientId);
+        else conn.close();
+      },
+      (err) => {
+        this.log.warn('handshake-refused', { code: err instanceof ProtocolError ? err.code : errorCode(err) });
+        conn.close();
+      },
+    );
+  }
+
+  private adoptServer(conn: Connection): void {
+    if (this.server) this.server.close();
+    this.server = conn;
+    this.log.info('server-connected');
+    conn.onClose(() => {
+      if (this.server === conn) this.server = null;
+    });
+    conn.onMessage((msg) => this.onServerMessage(conn, msg as Record<string, unknown> & { t: string }));
+    conn.send({ t: 'state', state: this.state() });
+  }
+
+  /** Epoch fencing (SPEC §5): commands from a lower epoch than any seen are refused. */
+  private admitEpoch(epoch: number): boolean {
+    if (epoch < this.maxEpoch) {
+      this.log.warn('stale-epoch-refused', { epoch, maxEpoch: this.maxEpoch });
+      return false;
+    }
+    this.maxEpoch = epoch;
+    return true;
+  }
+
+  private onServerMessage(conn: Connection, msg: Record<string, unknown> & { t: string }): void {
+    switch (msg.t) {
+      case 'epoch':
+        this.admitEpoch(msg.epoch as number);
+        return;
+      case 'ping':
+        conn.send({ t: 'pong', n: msg.n });
+        return;
+      case 'setController': {
+        if (!this.admitEpoch(msg.epoch as number)) return;
+        this.controller = { clientId: (msg.clientId as string | undefined) ?? null, rev: msg.rev as number };
+        conn.send({ t: 'controllerSet', rev: this.controller.rev });
+        for (const c of this.clients) if (c.attached) c.conn.send({ t: 'controller', ...this.controller });
+        return;
+      }
+      case 'terminate':
+        if (!this.admitEpoch(msg.epoch as number)) return;
+        void this.terminate(msg.graceMs as number);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private addClient(conn: Connection, clientId: string): void {
+    const client: DataClient = { conn, clientId, attached: false, sentKeys: null, sentMeta: '', behind: false };
+    this.clients.add(client);
+    conn.onClose(() => this.clients.delete(client));
+    conn.onDrain(() => {
+      if (client.behind && conn.pendingBytes < LANE_HIGH_WATER_BYTES) {
+        client.behind = false;
+        this.sendFrameTo(client, this.currentRows());
+      }
+    });
+    conn.onMessage((msg) => this.onClientMessage(client, msg as Record<string, unknown> & { t: string }));
+  }
+
+  private onClientMessage(client: DataClient, msg: Record<string, unknown> & { t: string }): void {
+    switch (msg.t) {
+      case 'attach':
+        client.attached = true;
+        client.sentKeys = null;
+        client.conn.send({ t: 'state', state: this.state() });
+        client.conn.send({ t: 'controller', ...this.controller });
+        this.sendFrameTo(client, this.currentRows());
+        return;
+      case 'input':
+        this.onInput(client, msg.rev as number, msg.events as InputEvent[]);
+        return;
+      case 'resize':
+        if (!this.isController(client, msg.rev as number)) return;
+        this.resize(msg.cols as number, msg.rows as number);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private isController(client: DataClient, rev: number): boolean {
+    return this.controller.clientId === client.clientId && this.controller.rev === rev;
+  }
+
+  private onInput(client: DataClient, rev: number, events: InputEvent[]): void {
+    if (!this.isController(client, rev)) {
+      client.conn.send({ t: 'inputRejected', reason: 'read-only' });
+      return;
+    }
+    if (!Array.isArray(events) || this.lifecycle !== 'running' || !this.child) {
+      client.conn.send({ t: 'inputRejected', reason: 'not-running' });
+      return;
+    }
+    const modes = this.modes.modes;
+    let text = '';
+    for (const ev of events) {
+      if (isBinaryInput(ev, modes)) {
+        // Default-encoded mouse reports are single bytes above 0x7f, not UTF-8.
+        this.admit(client, text);
+        text = '';
+        this.child.write(Buffer.from(encodeInput(ev, modes), 'latin1') as unknown as string);
+      } else {
+        text += encodeInput(ev, modes);
+      }
+    }
+    this.admit(client, text);
+  }
+
+  private admit(client: DataClient, text: string): void {
+    if (!text) return;
+    if (!this.queue.offer(text)) {
+      client.conn.send({ t: 'inputRejected', reason: 'queue-full' });
+      return;
+    }
+    // Through the model's input path: marks the input as typed, so the echo is parsed at
+    // once instead of on the model's next timer tick (SPEC §7).
+    this.term.input(this.queue.takeAll(), true);
+  }
+
+  private resize(cols: number, rows: number): void {
+    if (cols < 1 || rows < 1 || cols > 1000 || rows > 500) return;
+    if (cols === this.term.cols && rows === this.term.rows) return;
+    this.term.resize(cols, rows);
+    try {
+      this.child?.resize(cols, rows);
+    } catch (err) {
+      this.log.warn('resize-failed', { code: errorCode(err) });
+    }
+    for (const c of this.clients) c.sentKeys = null;
+    this.frames.request();
+    this.broadcastState();
+  }
+
+  // ---- frames ----
+
+  private currentRows(): { rows: Row[]; keys: string[] } {
+    const rows: Row[] = [];
+    const keys: string[] = [];
+    for (let y = 0; y < this.term.rows; y++) {
+      const row = extractRow(this.term, y);
+      rows.push(row);
+      keys.push(JSON.stringify(row.runs));
+    }
+    return { rows, keys };
+  }
+
+  private sendFrames(): void {
+    let current: { rows: Row[]; keys: string[] } | null = null;
+    for (const c of this.clients) {
+      if (!c.attached) continue;
+      if (c.conn.pendingBytes >= LANE_HIGH_WATER_BYTES) {
+        c.behind = true;
+        continue;
+      }
+      current ??= this.currentRows();
+      this.sendFrameTo(c, current);
+    }
+  }
+
+  private sendFrameTo(client: DataClient, current: { rows: Row[]; keys: string[] }): void {
+    const full = client.sentKeys === null || client.sentKeys.length !== current.keys.length;
+    const lines: Row[] = [];
+    for (let y = 0; y < current.rows.length; y++) {
+      if (full || client.sentKeys![y] !== current.keys[y]) lines.push(current.rows[y]);
+    }
+    const buffer = this.term.buffer.active;
+    const patch: SurfacePatch = {
+      full,
+      cols: this.term.cols,
+      rows: this.term.rows,
+      lines,
+      cursor: {
+        x: buffer.cursorX,
+        y: buffer.cursorY,
+        visible: this.modes.cursorVisible,
+        shape: this.modes.cursorShape,
+        blink: this.modes.cursorBlink,
+      },
+      modes: this.modes.modes,
+      title: this.title,
+    };
+    const meta = JSON.stringify([patch.cursor, patch.modes, patch.title]);
+    if (!full && lines.length === 0 && meta === client.sentMeta) return;
+    client.sentKeys = current.keys;
+    client.sentMeta = meta;
+    client.conn.send({ t: 'surface', patch });
+  }
+
+  // ---- termination ----
+
+  /** Ends every process in the child's session: SIGHUP and SIGCONT to each process group,
+   * a grace window, then SIGKILL, each signal preceded by a start-time check (SPEC §15). */
+  async terminate(graceMs: number): Promise<void> {
+    if (this.terminating) return;
+    this.terminating = true;
+    this.log.info('terminate', { graceMs });
+    const sid = this.childSid;
+    if (sid !== null) {
+      const members = () => listProcesses().filter((p) => p.sid === sid && p.pid !== process.pid);
+      const initial = members();
+      for (const pgid of new Set(initial.map((p) => p.pgid))) {
+        signalGroup(pgid, 'SIGHUP');
+        signalGroup(pgid, 'SIGCONT');
+      }
+      const deadline = Date.now() + graceMs;
+      while (Date.now() < deadline && members().length > 0) await delay(25);
+      for (const p of members()) {
+        if (procStartTime(p.pid) === p.startTime) signalPid(p.pid, 'SIGKILL');
+      }
+    }
+    this.shutdown(0);
+  }
+
+  shutdown(code: number): void {
+    this.frames.dispose();
+    for (const c of this.clients) c.conn.close();
+    this.server?.close();
+    this.listener?.close();
+    try {
+      fs.unlinkSync(this.init.socketPath);
+    } catch {
+      // Already gone.
+    }
+    this.onDone(code);
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,51 @@
+// Holder process entry: started detached by the server with its init (including its
+// credentials) on an inherited pipe, fd 3, which is closed once the holder is ready.
+import net from 'node:net';
+import { Holder, type HolderInit } from './holder.js';
+import { createLogger, errorCode } from '../log.js';
+
+/** The init message is small; anything larger is not from our server. */
+const MAX_INIT_BYTES = 1024 * 1024;
+
+export async function holderMain(): Promise<void> {
+  process.umask(0o077);
+  const pipe = new net.Socket({ fd: 3, readable: true, writable: true });
+  const init = await readInit(pipe);
+  const log = createLogger(init.logDir, `holder-${init.tabId}`);
+  process.on('uncaughtException', (err) => {
+    log.error('uncaught', { code: errorCode(err) });
+    process.exit(70);
+  });
+  process.on('SIGHUP', () => {
+    // Detached from any terminal; a stray SIGHUP must not end the tab.
+  });
+  const holder = new Holder(init, log, (code) => process.exit(code));
+  try {
+    const ready = await holder.start();
+    pipe.end(JSON.stringify({ ok: true, ...ready }) + '\n');
+  } catch (err) {
+    log.error('start-failed', { code: errorCode(err) });
+    pipe.end(JSON.stringify({ ok: false, code: errorCode(err) }) + '\n');
+    process.exit(1);
+  }
+}
+
+function readInit(pipe: net.Socket): Promise<HolderInit & { logDir: string }> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      if (buf.length > MAX_INIT_BYTES) return reject(new Error('init too large'));
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      pipe.off('data', onData);
+      try {
+        resolve(JSON.parse(buf.slice(0, nl)));
+      } catch (err) {
+        reject(err);
+      }
+    };
+    pipe.on('data', onData);
+    pipe.once('end', () => reject(new Error('init pipe closed')));
+  });
+}

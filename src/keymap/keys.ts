@@ -1,0 +1,93 @@
+// Key descriptors ('alt+a', 'ctrl+c', 'f2', 'alt+enter', 'alt+>') and matching input events
+// against them. Both sides reduce to one canonical string, `[ctrl+][alt+][shift+][meta+]key`,
+// so a keymap is a plain map from that string to an action.
+import type { InputEvent, KeyName, Mods } from '../input/events.js';
+import type { ActionId } from './actions.js';
+
+/** Canonical key string -> action. Built by resolveKeymap. */
+export interface Keymap {
+  readonly byKey: ReadonlyMap<string, ActionId>;
+  /** Each action's canonical keys, in declared order (for /hotkeys). */
+  readonly byAction: ReadonlyMap<ActionId, readonly string[]>;
+}
+
+export type ParsedKey = { ok: true; key: string } | { ok: false; reason: string };
+
+const MODIFIERS = ['ctrl', 'alt', 'shift', 'meta'] as const;
+type Modifier = (typeof MODIFIERS)[number];
+
+const KEY_NAMES: Record<string, KeyName> = {
+  enter: 'enter', return: 'enter', tab: 'tab', backspace: 'backspace', escape: 'escape', esc: 'escape',
+  space: 'space', up: 'up', down: 'down', left: 'left', right: 'right', home: 'home', end: 'end',
+  pageup: 'pageup', pagedown: 'pagedown', insert: 'insert', delete: 'delete', del: 'delete',
+  f1: 'f1', f2: 'f2', f3: 'f3', f4: 'f4', f5: 'f5', f6: 'f6',
+  f7: 'f7', f8: 'f8', f9: 'f9', f10: 'f10', f11: 'f11', f12: 'f12',
+};
+
+/** Names for characters that are awkward in a descriptor ('+' separates parts). */
+const CHAR_NAMES: Record<string, string> = { comma: ',', plus: '+' };
+
+function canonical(mods: ReadonlySet<Modifier>, base: string): string {
+  return [...MODIFIERS.filter((m) => mods.has(m)), base].join('+');
+}
+
+/**
+ * A descriptor as its canonical key. Modifiers are ctrl, alt, shift, meta; the key is a name
+ * (enter, tab, f2, comma, plus, ...) or one character. Letters ignore case ('alt+A' is 'alt+a';
+ * write 'alt+shift+a' for the shifted letter); other characters are written as typed ('alt+>'),
+ * so shift cannot be combined with them.
+ */
+export function parseKey(descriptor: string): ParsedKey {
+  const d = descriptor.trim();
+  let keyPart: string;
+  let modPart: string;
+  if (d.endsWith('++')) {
+    keyPart = '+';
+    modPart = d.slice(0, -2);
+  } else {
+    const at = d.lastIndexOf('+');
+    keyPart = d.slice(at + 1);
+    modPart = at < 0 ? '' : d.slice(0, at);
+  }
+  const mods = new Set<Modifier>();
+  for (const part of modPart === '' ? [] : modPart.split('+')) {
+    const m = part.toLowerCase();
+    if (!(MODIFIERS as readonly string[]).includes(m)) return { ok: false, reason: `"${part}" is not a modifier` };
+    if (mods.has(m as Modifier)) return { ok: false, reason: `${m} appears twice` };
+    mods.add(m as Modifier);
+  }
+  if (keyPart === '') return { ok: false, reason: 'the key is missing' };
+  const lower = keyPart.toLowerCase();
+  if (Object.hasOwn(KEY_NAMES, lower)) return { ok: true, key: canonical(mods, KEY_NAMES[lower]) };
+  const ch = Object.hasOwn(CHAR_NAMES, lower) ? CHAR_NAMES[lower] : keyPart;
+  if ([...ch].length !== 1) return { ok: false, reason: `"${keyPart}" is not a key name or a single character` };
+  if (/^\p{Cc}$/u.test(ch)) return { ok: false, reason: 'control characters are written as ctrl+letter' };
+  if (ch === ' ') return { ok: true, key: canonical(mods, 'space') };
+  if (/^[a-z]$/i.test(ch)) return { ok: true, key: canonical(mods, ch.toLowerCase()) };
+  if (mods.has('shift')) return { ok: false, reason: `shift cannot be combined with "${ch}"; write the shifted character itself` };
+  return { ok: true, key: canonical(mods, ch) };
+}
+
+function modSet(mods: Mods | undefined): Set<Modifier> {
+  return new Set(MODIFIERS.filter((m) => mods?.[m]));
+}
+
+/** The canonical key of a key press, or null for anything else (longer text, paste, mouse...). */
+export function eventKey(ev: InputEvent): string | null {
+  if (ev.k === 'key') return canonical(modSet(ev.mods), ev.key);
+  if (ev.k !== 'text' || [...ev.s].length !== 1) return null;
+  const mods = modSet(ev.mods);
+  if (ev.s === ' ') return canonical(mods, 'space');
+  if (/^[a-z]$/i.test(ev.s)) {
+    if (ev.s !== ev.s.toLowerCase()) mods.add('shift');
+    return canonical(mods, ev.s.toLowerCase());
+  }
+  // The character already shows the shift ('>' is shift+.).
+  mods.delete('shift');
+  return canonical(mods, ev.s);
+}
+
+export function matchAction(ev: InputEvent, keymap: Keymap): ActionId | null {
+  const key = eventKey(ev);
+  return key === null ? null : keymap.byKey.get(key) ?? null;
+}

@@ -1,0 +1,136 @@
+// Process identity from the OS (SPEC §4): a pid alone can be recycled, so a1 names a process by
+// pid plus native start time and re-checks both before it signals anything. Linux reads /proc;
+// macOS answers the start time and boot id through ps/sysctl and nothing else yet.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+export interface ProcessIdentity {
+  pid: number;
+  /** Opaque: compare for equality only (clock ticks since boot on Linux, `ps lstart` on macOS). */
+  startTime: string;
+}
+
+export interface ProcStat {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  startTime: string;
+}
+
+const IS_LINUX = process.platform === 'linux';
+const IS_MACOS = process.platform === 'darwin';
+/** Processes that vanish or hide while we look are simply not there. */
+const GONE_OR_HIDDEN = new Set(['ENOENT', 'ESRCH', 'EACCES', 'EPERM']);
+
+/**
+ * Parses /proc/<pid>/stat. Field 2 (comm) is parenthesised and may contain spaces and ')',
+ * so fields are counted from the last ')'; field 3 is the first after it.
+ */
+export function parseProcStat(text: string): ProcStat | null {
+  const close = text.lastIndexOf(')');
+  const open = text.indexOf(' (');
+  if (close < 0 || open < 0) return null;
+  const fields = text.slice(close + 2).trim().split(' ');
+  const field = (n: number) => fields[n - 3];
+  const pid = Number(text.slice(0, open));
+  const ppid = Number(field(4));
+  const pgid = Number(field(5));
+  const sid = Number(field(6));
+  const startTime = field(22);
+  if (![pid, ppid, pgid, sid].every(Number.isSafeInteger) || startTime === undefined || !/^\d+$/.test(startTime)) {
+    return null;
+  }
+  return { pid, ppid, pgid, sid, startTime };
+}
+
+function readStat(pid: number): ProcStat | null {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
+  try {
+    return parseProcStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch (error) {
+    if (GONE_OR_HIDDEN.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+}
+
+/** The process's start time, or null when no process has this pid. A zombie still has one:
+ * its pid cannot be reused until it is reaped. */
+export function procStartTime(pid: number): string | null {
+  if (IS_LINUX) return readStat(pid)?.startTime ?? null;
+  if (IS_MACOS) return psStartTime(pid);
+  return null;
+}
+
+function psStartTime(pid: number): string | null {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
+  const ps = spawnSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8' });
+  const out = ps.status === 0 ? ps.stdout.trim() : '';
+  return out === '' ? null : out;
+}
+
+/** True while `id.pid` is still the process that started at `id.startTime`. */
+export function isSameProcess(id: ProcessIdentity): boolean {
+  return procStartTime(id.pid) === id.startTime;
+}
+
+/** Changes at every boot: start times (and so identities) from another boot mean nothing. */
+export function bootId(): string {
+  if (IS_MACOS) {
+    const sysctl = spawnSync('sysctl', ['-n', 'kern.boottime'], { encoding: 'utf8' });
+    if (sysctl.status === 0) return sysctl.stdout.trim();
+    throw new Error('sysctl kern.boottime failed.');
+  }
+  return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+}
+
+/** Whether the process was started with `key=value` in its environment (the A1_TAB_ID marker).
+ * False when it is gone or belongs to another user. */
+export function procEnvironHas(pid: number, key: string, value: string): boolean {
+  if (!IS_LINUX || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  let environ: Buffer;
+  try {
+    environ = fs.readFileSync(`/proc/${pid}/environ`);
+  } catch (error) {
+    if (GONE_OR_HIDDEN.has((error as NodeJS.ErrnoException).code ?? '')) return false;
+    throw error;
+  }
+  return environ.toString('utf8').split('\0').includes(`${key}=${value}`);
+}
+
+export function processGroupOf(pid: number): number | null {
+  return IS_LINUX ? (readStat(pid)?.pgid ?? null) : null;
+}
+
+export function sessionOf(pid: number): number | null {
+  return IS_LINUX ? (readStat(pid)?.sid ?? null) : null;
+}
+
+/** Every process visible in /proc, for session sweeps and ancestry snapshots. */
+export function listProcesses(): ProcStat[] {
+  if (!IS_LINUX) return [];
+  const out: ProcStat[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (stat !== null) out.push(stat);
+  }
+  return out;
+}
+
+/**
+ * Sends `signal` only if `id` still names the same process; false if it does not (or is gone
+ * by the time the signal lands). The check and the kill are two steps, so a pid recycled in
+ * between could still be hit; the window is microseconds against a pid space that takes far
+ * longer to wrap.
+ */
+export function signalVerified(id: ProcessIdentity, signal: NodeJS.Signals | number): boolean {
+  if (!isSameProcess(id)) return false;
+  try {
+    process.kill(id.pid, signal);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}

@@ -1,0 +1,79 @@
+// Every message of every plane, declared once. Field specs are checked on decode
+// (src/protocol/schema.ts); payload shapes that are richer than a field spec are typed here
+// and checked by the code that consumes them.
+import { defineSchema } from './schema.js';
+import type { SurfacePatch } from '../surface/types.js';
+import type { InputEvent } from '../input/events.js';
+
+/** Control plane: client ⇄ server. */
+export const controlSchema = defineSchema({
+  subscribe: { clientId: 'string', cols: 'int', rows: 'int' },
+  snapshot: { rev: 'int', epoch: 'int', serverPid: 'int', tabs: 'any', notices: 'string[]', viewedTab: 'string?' },
+  tab: { rev: 'int', tab: 'object' },
+  tabStatus: { tab: 'object' },
+  tabRemoved: { rev: 'int', id: 'string' },
+  request: { id: 'int', op: 'string', args: 'object' },
+  reply: { id: 'int', ok: 'boolean', result: 'any', error: 'any' },
+  notice: { text: 'string' },
+});
+
+/** Server ⇄ holder. */
+export const holderSchema = defineSchema({
+  epoch: { epoch: 'int' },
+  setController: { epoch: 'int', clientId: 'string?', rev: 'int' },
+  controllerSet: { rev: 'int' },
+  terminate: { epoch: 'int', graceMs: 'int' },
+  ping: { n: 'int' },
+  pong: { n: 'int' },
+  state: { state: 'object' },
+});
+
+/** Data plane: client ⇄ holder. */
+export const dataSchema = defineSchema({
+  attach: { cols: 'int', rows: 'int' },
+  surface: { patch: 'object' },
+  state: { state: 'object' },
+  controller: { clientId: 'string?', rev: 'int' },
+  input: { rev: 'int', events: 'any' },
+  resize: { rev: 'int', cols: 'int', rows: 'int' },
+  inputRejected: { reason: 'string' },
+});
+
+/** What a holder reports about its tab (server and clients). */
+export interface HolderState {
+  tabId: string;
+  holderInc: string;
+  holderPid: number;
+  childPid: number | null;
+  childStart: string | null;
+  childInc: string | null;
+  lifecycle: 'starting' | 'running' | 'exited' | 'failed';
+  exit: { code: number | null; signal: number | null } | null;
+  cols: number;
+  rows: number;
+  title: string;
+  controller: { clientId: string | null; rev: number };
+}
+
+/** A tab as clients see it. */
+export interface TabInfo {
+  id: string;
+  name: string;
+  nameSource: string;
+  ord: number;
+  cwd: string;
+  lifecycle: string;
+  holderPid: number | null;
+  childPid: number | null;
+  exit: { code: number | null; signal: number | null } | null;
+  title: string;
+}
+
+export type SurfaceMsg = { t: 'surface'; patch: SurfacePatch };
+export type InputMsg = { t: 'input'; rev: number; events: InputEvent[] };
+
+/** Typed errors carried in replies. */
+export interface ReplyError {
+  code: string;
+  message: string;
+}

@@ -1,0 +1,112 @@
+// Message schemas: each message type maps to its fields' specs, and every decoded frame is
+// checked against them before anyone reads it. Validation runs on every frame, so a schema is
+// compiled once into flat lists of checks.
+import { ProtocolError } from './errors.js';
+
+export type FieldType = 'string' | 'number' | 'int' | 'boolean' | 'bytes' | 'any' | 'string[]' | 'object';
+
+/**
+ * A field's spec. The `?` form also accepts an absent, `undefined` or `null` value (msgpack keeps
+ * null and undefined apart, and senders use both for "none"). `any` accepts anything, absence too.
+ */
+export type FieldSpec = FieldType | `${FieldType}?`;
+
+export type Schema = Readonly<Record<string, Readonly<Record<string, FieldSpec>>>>;
+
+/** A decoded message: a plain object whose `t` names its type. Extra fields are allowed. */
+export interface Message {
+  t: string;
+  [field: string]: unknown;
+}
+
+const CHECKS: Record<FieldType, (value: unknown) => boolean> = {
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  int: (v) => Number.isSafeInteger(v),
+  boolean: (v) => typeof v === 'boolean',
+  bytes: (v) => v instanceof Uint8Array,
+  any: () => true,
+  'string[]': (v) => Array.isArray(v) && v.every((s) => typeof s === 'string'),
+  object: isPlainObject,
+};
+
+interface CompiledField {
+  name: string;
+  check: (value: unknown) => boolean;
+  optional: boolean;
+  spec: FieldSpec;
+}
+
+const compiled = new WeakMap<Schema, Map<string, CompiledField[]>>();
+
+/** Declares a schema; checks its specs at once so a typo fails at start-up, not on a frame. */
+export function defineSchema<const S extends Schema>(schema: S): S {
+  compile(schema);
+  return schema;
+}
+
+/**
+ * One schema with every type of the given ones. A type may appear in several only with the
+ * same fields (two planes may share a message); a conflicting definition is a programming error.
+ */
+export function mergeSchemas(...schemas: Schema[]): Schema {
+  const merged: Record<string, Readonly<Record<string, FieldSpec>>> = {};
+  for (const schema of schemas) {
+    for (const [type, fields] of Object.entries(schema)) {
+      const existing = merged[type];
+      if (existing && !sameFields(existing, fields)) {
+        throw new Error(`Message type "${type}" is defined twice with different fields.`);
+      }
+      merged[type] = fields;
+    }
+  }
+  return defineSchema(merged);
+}
+
+/** The value as a message of `schema`, or the typed reason it is not one. Never throws. */
+export function validateMessage(schema: Schema, value: unknown): Message | ProtocolError {
+  if (!isPlainObject(value)) return new ProtocolError('not-object', 'A message must be a plain object.');
+  const type = value.t;
+  if (typeof type !== 'string') return new ProtocolError('bad-field', 'A message must have a string field "t".');
+  const fields = compile(schema).get(type);
+  if (!fields) return new ProtocolError('unknown-type', 'The message type is unknown.');
+  for (const field of fields) {
+    const v = value[field.name];
+    if (field.optional && (v === undefined || v === null)) continue;
+    if (!field.check(v)) {
+      return new ProtocolError('bad-field', `Field "${field.name}" of "${type}" must be ${field.spec}.`);
+    }
+  }
+  return value as Message;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function compile(schema: Schema): Map<string, CompiledField[]> {
+  let table = compiled.get(schema);
+  if (table) return table;
+  table = new Map();
+  for (const [type, fields] of Object.entries(schema)) {
+    table.set(
+      type,
+      Object.entries(fields).map(([name, spec]) => {
+        const optional = spec.endsWith('?');
+        const base = (optional ? spec.slice(0, -1) : spec) as FieldType;
+        const check = Object.hasOwn(CHECKS, base) ? CHECKS[base] : undefined;
+        if (!check) throw new Error(`Field "${name}" of "${type}" has an unknown spec "${spec}".`);
+        return { name, check, optional, spec };
+      }),
+    );
+  }
+  compiled.set(schema, table);
+  return table;
+}
+
+function sameFields(a: Readonly<Record<string, FieldSpec>>, b: Readonly<Record<string, FieldSpec>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}

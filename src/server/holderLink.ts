@@ -1,0 +1,103 @@
+// The server's side of one holder: spawning it detached, and the authenticated control
+// connection to it (both for a fresh spawn and for adoption after a server restart).
+import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { connectUnix, type Connection } from '../protocol/connection.js';
+import { connectHandshake } from '../protocol/handshake.js';
+import { holderSchema, type HolderState } from '../protocol/messages.js';
+import type { HolderInit } from '../holder/holder.js';
+
+/** A holder has this long to create its PTY and report ready (SPEC §10: creation has a deadline). */
+export const HOLDER_START_DEADLINE_MS = 10_000;
+/** Connect plus handshake to a holder's socket. */
+const HOLDER_CONNECT_TIMEOUT_MS = 2_000;
+
+export interface SpawnedHolder {
+  pid: number;
+  childPid: number | null;
+}
+
+export interface HolderSpawnSpec {
+  entry: string;
+  init: HolderInit & { logDir: string };
+  env: NodeJS.ProcessEnv;
+}
+
+/** Starts a holder process detached (own session, no terminal) and waits for its ready line. */
+export function spawnHolder(spec: HolderSpawnSpec): Promise<SpawnedHolder> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [spec.entry, '__holder'], {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      env: spec.env,
+    });
+    const pipe = child.stdio[3] as unknown as Readable & Writable;
+    let buf = '';
+    let settled = false;
+    const finish = (err: Error | null, value?: SpawnedHolder) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      pipe.destroy();
+      child.unref();
+      if (err) reject(err);
+      else resolve(value!);
+    };
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid) process.kill(child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      finish(Object.assign(new Error('The holder did not start in time.'), { code: 'holder-timeout' }));
+    }, HOLDER_START_DEADLINE_MS);
+    child.once('error', (err) => finish(err));
+    pipe.on('error', () => {
+      // Reported through the missing ready line.
+    });
+    pipe.on('data', (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      try {
+        const reply = JSON.parse(buf.slice(0, nl)) as { ok: boolean; pid?: number; childPid?: number | null; code?: string };
+        if (reply.ok && typeof reply.pid === 'number') finish(null, { pid: reply.pid, childPid: reply.childPid ?? null });
+        else finish(Object.assign(new Error('The holder failed to start.'), { code: reply.code ?? 'holder-failed' }));
+      } catch (err) {
+        finish(err as Error);
+      }
+    });
+    pipe.once('end', () => finish(Object.assign(new Error('The holder exited before it was ready.'), { code: 'holder-died' })));
+    pipe.write(JSON.stringify(spec.init) + '\n');
+  });
+}
+
+/** Connects to a holder's socket and authenticates both ways with its derived key. */
+export async function connectHolder(socketPath: string, key: Buffer): Promise<Connection> {
+  const conn = await connectUnix(socketPath, holderSchema, HOLDER_CONNECT_TIMEOUT_MS);
+  try {
+    await connectHandshake(conn, { role: 'server', key, methods: ['state', 'terminate', 'controller'], timeoutMs: HOLDER_CONNECT_TIMEOUT_MS });
+  } catch (err) {
+    conn.close();
+    throw err;
+  }
+  return conn;
+}
+
+/** Waits for the first `state` message a holder sends after the handshake. */
+export function firstState(conn: Connection, timeoutMs = HOLDER_CONNECT_TIMEOUT_MS): Promise<HolderState> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(Object.assign(new Error('The holder sent no state.'), { code: 'timeout' })), timeoutMs);
+    conn.onMessage((msg) => {
+      const m = msg as { t: string; state?: HolderState };
+      if (m.t === 'state' && m.state) {
+        clearTimeout(timer);
+        resolve(m.state);
+      }
+    });
+    conn.onClose(() => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error('The holder closed the connection.'), { code: 'closed' }));
+    });
+  });
+}

@@ -1,0 +1,110 @@
+// Server process entry (SPEC §15 "Starting and finding the server"): takes the writer lease
+// or exits quietly, opens and verifies the registry, bumps the epoch, then serves. The
+// launching client reads one status line on fd 3: ready, lost (another server won) or error.
+import fs from 'node:fs';
+import net from 'node:net';
+import { resolvePaths, ensureProfileDirs } from '../paths.js';
+import { loadConfig } from '../config.js';
+import { loadOrCreateSecret, loadOrCreateClientToken } from '../security.js';
+import { procStartTime, bootId } from '../proc.js';
+import { Registry, WriterLease } from '../store/registry.js';
+import { Server } from './server.js';
+import { createLogger, errorCode } from '../log.js';
+
+export async function serverMain(profile: string | undefined): Promise<void> {
+  process.umask(0o077);
+  const status = openStatusPipe();
+  const report = (msg: object) => {
+    if (!status) return;
+    try {
+      status.end(JSON.stringify(msg) + '\n');
+    } catch {
+      // The launching client is gone; nothing to tell.
+    }
+  };
+  let paths;
+  try {
+    paths = resolvePaths({ env: process.env, profile });
+    ensureProfileDirs(paths);
+  } catch (err) {
+    report({ error: { code: errorCode(err), message: (err as Error).message } });
+    process.exit(1);
+  }
+  const log = createLogger(paths.logsDir, 'server');
+  const config = loadConfig(paths.configDir, process.env);
+  if (!config.ok) {
+    report({ error: config.error });
+    process.exit(1);
+  }
+  const lease = WriterLease.tryAcquire(paths.stateDir);
+  if (!lease) {
+    // Another server holds the lease; the client connects to it.
+    report({ lost: true });
+    process.exit(0);
+  }
+  let opened;
+  try {
+    opened = Registry.open({ stateDir: paths.stateDir });
+  } catch (err) {
+    log.error('registry-blocked', { code: errorCode(err) });
+    report({ error: { code: errorCode(err), message: (err as Error).message } });
+    process.exit(1);
+  }
+  const { registry, notices } = opened;
+  const { epoch } = registry.startServer(lease, { pid: process.pid, startTime: procStartTime(process.pid) ?? '', bootId: bootId() });
+  try {
+    registry.backup();
+  } catch (err) {
+    log.warn('backup-failed', { code: errorCode(err) });
+  }
+  const secret = loadOrCreateSecret(paths.secretFile);
+  const clientToken = loadOrCreateClientToken(paths.clientTokenFile);
+  log.info('start', { epoch });
+  const server = new Server({
+    paths,
+    config: config.config,
+    registry,
+    secret,
+    clientToken,
+    epoch,
+    entry: fs.realpathSync(process.argv[1]),
+    log,
+    notices,
+    holderEnv: { ...process.env },
+    onExit: (code) => {
+      log.info('exit', { code });
+      registry.close();
+      lease.release();
+      process.exit(code);
+    },
+  });
+  process.on('uncaughtException', (err) => {
+    log.error('uncaught', { code: errorCode(err) });
+    process.exit(70);
+  });
+  process.on('SIGHUP', () => {
+    // Detached; a stray SIGHUP must not end the server.
+  });
+  process.on('SIGTERM', () => server.shutdown(0));
+  try {
+    await server.start();
+  } catch (err) {
+    log.error('start-failed', { code: errorCode(err) });
+    report({ error: { code: errorCode(err), message: 'The a1 server could not start.' } });
+    process.exit(1);
+  }
+  report({ ready: true, pid: process.pid, epoch, notices });
+}
+
+function openStatusPipe(): net.Socket | null {
+  try {
+    fs.fstatSync(3);
+    const s = new net.Socket({ fd: 3, readable: false, writable: true });
+    s.on('error', () => {
+      // Ignored: the launching client may have gone.
+    });
+    return s;
+  } catch {
+    return null;
+  }
+}

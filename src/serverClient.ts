@@ -1,0 +1,154 @@
+// Finding, starting and talking to the profile's server (SPEC §15): used by the attach
+// client and by every maintenance command.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { connectUnix, type Connection } from './protocol/connection.js';
+import { connectHandshake } from './protocol/handshake.js';
+import { controlSchema, type ReplyError } from './protocol/messages.js';
+import { readClientToken } from './security.js';
+import type { Paths } from './paths.js';
+
+/** How long a launching client waits for a server it started to report ready. */
+export const SERVER_START_TIMEOUT_MS = 5_000;
+/** A connect with no completed handshake within this is an unresponsive server. */
+const HANDSHAKE_TIMEOUT_MS = 2_000;
+
+export class ServerError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+export interface StartResult {
+  started: boolean;
+  notices: string[];
+}
+
+export class ServerClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: ServerError) => void }>();
+
+  private constructor(
+    readonly conn: Connection,
+    readonly notices: string[],
+    /** True when this call started the server (not when another process won the start race). */
+    readonly started: boolean,
+  ) {
+    conn.onMessage((msg) => {
+      const m = msg as { t: string; id?: number; ok?: boolean; result?: unknown; error?: ReplyError };
+      if (m.t !== 'reply' || m.id === undefined) return;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.ok) p.resolve(m.result);
+      else p.reject(new ServerError(m.error?.code ?? 'error', m.error?.message ?? 'The server refused the request.'));
+    });
+    conn.onClose(() => {
+      for (const p of this.pending.values()) p.reject(new ServerError('disconnected', 'The connection to the a1 server was lost.'));
+      this.pending.clear();
+    });
+  }
+
+  /** Connects to the running server; with `start`, starts one when none answers. */
+  static async connect(paths: Paths, opts: { start: boolean; profile: string; env?: NodeJS.ProcessEnv }): Promise<ServerClient> {
+    const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
+    let notices: string[] = [];
+    let tried = false;
+    let started = false;
+    for (;;) {
+      try {
+        const conn = await tryConnect(paths);
+        return new ServerClient(conn, notices, started);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        const absent = code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'no-token';
+        if (!absent) throw err instanceof ServerError ? err : new ServerError('unresponsive', 'The a1 server is not responding.');
+        if (!opts.start) throw new ServerError('no-server', `No a1 server is running for profile "${paths.profile}".`);
+        if (!tried) {
+          tried = true;
+          const result = await startServer(paths, opts.profile, opts.env ?? process.env);
+          notices = result.notices;
+          started = result.started;
+        } else if (Date.now() > deadline) {
+          throw new ServerError('start-timeout', 'The a1 server did not start in time.');
+        } else {
+          await new Promise((r) => setTimeout(r, 30));
+        }
+      }
+    }
+  }
+
+  request<T = unknown>(op: string, args: object = {}): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.conn.send({ t: 'request', id, op, args });
+    });
+  }
+
+  close(): void {
+    this.conn.close();
+  }
+}
+
+async function tryConnect(paths: Paths): Promise<Connection> {
+  const token = readClientToken(paths.clientTokenFile);
+  const conn = await connectUnix(paths.serverSock, controlSchema, HANDSHAKE_TIMEOUT_MS);
+  if (!token) {
+    conn.close();
+    throw Object.assign(new Error('no client token'), { code: 'no-token' });
+  }
+  try {
+    await connectHandshake(conn, { role: 'client', key: token, methods: ['topology', 'tickets'], timeoutMs: HANDSHAKE_TIMEOUT_MS });
+  } catch (err) {
+    conn.close();
+    const code = (err as { code?: string }).code;
+    if (code === 'generation') {
+      throw new ServerError('generation', 'A different a1 version runs this profile; stop it with "a1 tabs host stop" first.');
+    }
+    throw new ServerError('unresponsive', 'The a1 server did not complete the handshake.');
+  }
+  return conn;
+}
+
+/** Spawns the server detached and reads its one status line from fd 3. */
+export function startServer(paths: Paths, profile: string, env: NodeJS.ProcessEnv): Promise<StartResult> {
+  const entry = fs.realpathSync(process.argv[1]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry, '__server', '--profile', profile], {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      env,
+    });
+    child.unref();
+    const pipe = child.stdio[3] as unknown as Readable;
+    let buf = '';
+    let done = false;
+    const finish = (fn: () => void) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      pipe.destroy();
+      fn();
+    };
+    const timer = setTimeout(() => finish(() => reject(new ServerError('start-timeout', 'The a1 server did not start in time.'))), SERVER_START_TIMEOUT_MS);
+    pipe.on('error', () => {
+      // Reported as a missing status line.
+    });
+    pipe.on('data', (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      let msg: { ready?: boolean; lost?: boolean; notices?: string[]; error?: ReplyError };
+      try {
+        msg = JSON.parse(buf.slice(0, nl));
+      } catch {
+        return finish(() => reject(new ServerError('start-failed', 'The a1 server sent an unreadable status.')));
+      }
+      if (msg.error) return finish(() => reject(new ServerError(msg.error!.code, msg.error!.message)));
+      finish(() => resolve({ started: !!msg.ready, notices: msg.notices ?? [] }));
+    });
+    pipe.once('end', () => finish(() => resolve({ started: false, notices: [] })));
+  });
+}

@@ -1,0 +1,85 @@
+// The registry's schema as an ordered list of migration steps. A database at version v has run
+// steps [0, v); opening it runs the rest in one transaction, so a later issue adds a table by
+// appending a step, and a crash mid-migration leaves the previous version intact.
+
+import type Database from 'better-sqlite3';
+import { RegistryTooNewError } from './errors.js';
+
+/** Keys of `meta` that the registry maintains itself; any other key is free for callers. */
+export const META = {
+  schemaVersion: 'schema_version',
+  revision: 'revision',
+  epoch: 'epoch',
+  bootId: 'boot_id',
+} as const;
+
+export const RESERVED_META_KEYS: ReadonlySet<string> = new Set(Object.values(META));
+
+/** The `leases` row that is the evidence of the writer lease (the OS lock is the authority). */
+export const WRITER_LEASE_NAME = 'writer';
+
+type Migration = (db: Database.Database) => void;
+
+const createV1: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) STRICT;
+    CREATE TABLE tabs (
+      id TEXT PRIMARY KEY,
+      kind TEXT NOT NULL,
+      name TEXT NOT NULL,
+      name_source TEXT NOT NULL CHECK (name_source IN ('default', 'user', 'auto')),
+      ord INTEGER NOT NULL,
+      cwd TEXT NOT NULL,
+      command TEXT,
+      desired TEXT NOT NULL CHECK (desired IN ('running', 'stopped')),
+      lifecycle TEXT NOT NULL CHECK (lifecycle IN ('starting', 'running', 'exited', 'failed', 'suspended')),
+      holder_pid INTEGER,
+      holder_start TEXT,
+      holder_inc TEXT,
+      child_pid INTEGER,
+      child_inc TEXT,
+      controller_rev INTEGER NOT NULL,
+      last_exit TEXT,
+      created_at INTEGER NOT NULL,
+      viewed_at INTEGER
+    ) STRICT;
+    CREATE INDEX tabs_by_ord ON tabs (ord);
+    CREATE TABLE leases (
+      name TEXT PRIMARY KEY,
+      owner_pid INTEGER NOT NULL,
+      owner_start TEXT NOT NULL,
+      epoch INTEGER NOT NULL,
+      acquired_at INTEGER NOT NULL
+    ) STRICT;
+  `);
+  const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+  put.run(META.revision, '0');
+  put.run(META.epoch, '0');
+};
+
+/** Step i migrates version i to i + 1. Append only: a shipped step never changes. */
+const MIGRATIONS: readonly Migration[] = [createV1];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The schema version of `db`: 0 for a database with no meta table (a new, empty file). */
+export function schemaVersionOf(db: Database.Database): number {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (hasMeta === undefined) return 0;
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(META.schemaVersion) as
+    | { value: string }
+    | undefined;
+  return row === undefined ? 0 : Number(row.value);
+}
+
+/** Brings `db` to SCHEMA_VERSION in one immediate transaction; a no-op when already current. */
+export function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    const found = schemaVersionOf(db);
+    if (found > SCHEMA_VERSION) throw new RegistryTooNewError(found, SCHEMA_VERSION);
+    for (let version = found; version < SCHEMA_VERSION; version++) MIGRATIONS[version](db);
+    if (found !== SCHEMA_VERSION) {
+      db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META.schemaVersion, String(SCHEMA_VERSION));
+    }
+  }).immediate();
+}

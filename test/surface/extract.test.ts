@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { extractCursor, extractRow, extractSurface } from '../../src/surface/extract.js';
+import { ModeTracker } from '../../src/surface/modes.js';
+import { Attr, RGB_FLAG, type Run } from '../../src/surface/types.js';
+import { makeTerminal, write, type XTerm } from './headless.js';
+
+const open: XTerm[] = [];
+
+function term(cols = 20, rows = 4, scrollback = 100): XTerm {
+  const t = makeTerminal(cols, rows, scrollback);
+  open.push(t);
+  return t;
+}
+
+afterEach(() => {
+  for (const t of open.splice(0)) t.dispose();
+});
+
+const plain = (s: string): Run => ({ s, fg: -1, bg: -1, fl: 0 });
+
+describe('extractRow', () => {
+  it('merges equal attributes into runs and trims the default blanks that end a row', async () => {
+    const t = term();
+    await write(t, 'ab \x1b[1mcd\x1b[0m  e   ');
+    expect(extractRow(t, 0)).toEqual({ y: 0, runs: [plain('ab '), { s: 'cd', fg: -1, bg: -1, fl: Attr.bold }, plain('  e')] });
+    expect(extractRow(t, 1)).toEqual({ y: 1, runs: [] });
+  });
+
+  it('keeps blanks that carry attributes', async () => {
+    const t = term();
+    await write(t, 'x\x1b[44m  \x1b[0m \x1b[4m \x1b[0m');
+    expect(extractRow(t, 0).runs).toEqual([plain('x'), { s: '  ', fg: -1, bg: 4, fl: 0 }, plain(' '), { s: ' ', fg: -1, bg: -1, fl: Attr.underline }]);
+  });
+
+  it('reads palette, 256 and truecolour foreground and background', async () => {
+    const t = term();
+    await write(t, '\x1b[31ma\x1b[95mb\x1b[38;5;200mc\x1b[38;2;1;2;3md\x1b[39;42me\x1b[48;5;17mf\x1b[48;2;255;128;0mg');
+    expect(extractRow(t, 0).runs).toEqual([
+      { s: 'a', fg: 1, bg: -1, fl: 0 },
+      { s: 'b', fg: 13, bg: -1, fl: 0 },
+      { s: 'c', fg: 200, bg: -1, fl: 0 },
+      { s: 'd', fg: RGB_FLAG | 0x010203, bg: -1, fl: 0 },
+      { s: 'e', fg: -1, bg: 2, fl: 0 },
+      { s: 'f', fg: -1, bg: 17, fl: 0 },
+      { s: 'g', fg: -1, bg: RGB_FLAG | 0xff8000, fl: 0 },
+    ]);
+  });
+
+  it('reads every attribute flag', async () => {
+    const t = term(30);
+    const sgr = [1, 2, 3, 4, 7, 9, 5, 8, 53];
+    const flags: number[] = [Attr.bold, Attr.dim, Attr.italic, Attr.underline, Attr.inverse, Attr.strikethrough, Attr.blink, Attr.invisible, Attr.overline];
+    await write(t, sgr.map((p) => `\x1b[0;${p}mx`).join('') + `\x1b[0;${sgr.join(';')}my`);
+    const runs = extractRow(t, 0).runs;
+    expect(runs.map((r) => r.fl)).toEqual([...flags, flags.reduce((a, b) => a | b)]);
+  });
+
+  it('gives wide characters and clusters a run of their own, skipping continuations', async () => {
+    const t = term(24);
+    await write(t, 'a中b👍e\u0301f\u{1F468}\u200d\u{1F469}');
+    expect(extractRow(t, 0).runs).toEqual([
+      plain('a'),
+      { ...plain('中'), w: 2 },
+      plain('b'),
+      { ...plain('👍'), w: 2 },
+      { ...plain('e\u0301'), w: 1 },
+      plain('f'),
+      { ...plain('\u{1F468}\u200d'), w: 2 },
+      { ...plain('\u{1F469}'), w: 2 },
+    ]);
+  });
+
+  it('keeps a lone zero-width code point as a one-column cell so later columns stay aligned', async () => {
+    const t = term();
+    // An escape between base and mark keeps xterm from joining them: the mark takes a column.
+    await write(t, 'ab\x1b[1m\u0301c');
+    const runs = extractRow(t, 0).runs;
+    expect(runs).toEqual([plain('ab'), { s: '\u0301', fg: -1, bg: -1, fl: Attr.bold, w: 1 }, { s: 'c', fg: -1, bg: -1, fl: Attr.bold }]);
+  });
+
+  it('merges astral single code points of width one', async () => {
+    const t = term();
+    await write(t, '\u{1D400}\u{1D401}');
+    expect(extractRow(t, 0).runs).toEqual([plain('\u{1D400}\u{1D401}')]);
+  });
+
+  it('carries OSC 8 hyperlinks', async () => {
+    const t = term(30);
+    await write(t, 'see \x1b]8;id=1;https://example.com/a\x1b\\here\x1b]8;;\x1b\\ and \x1b]8;;file:///b\x07x\x1b]8;;\x07.');
+    expect(extractRow(t, 0).runs).toEqual([
+      plain('see '),
+      { ...plain('here'), link: 'https://example.com/a' },
+      plain(' and '),
+      { ...plain('x'), link: 'file:///b' },
+      plain('.'),
+    ]);
+  });
+
+  it('keeps a linked cell underlined only when the child underlined it', async () => {
+    const t = term(30);
+    await write(t, '\x1b]8;;http://u\x07a\x1b[4mb\x1b[24mc\x1b]8;;\x07\x1b[4md');
+    expect(extractRow(t, 0).runs).toEqual([
+      { ...plain('a'), link: 'http://u' },
+      { s: 'b', fg: -1, bg: -1, fl: Attr.underline, link: 'http://u' },
+      { ...plain('c'), link: 'http://u' },
+      { s: 'd', fg: -1, bg: -1, fl: Attr.underline },
+    ]);
+  });
+
+  it('reads the viewport, not the scrollback', async () => {
+    const t = term(10, 3);
+    await write(t, 'one\r\ntwo\r\nthree\r\nfour');
+    expect([0, 1, 2].map((y) => extractRow(t, y).runs.map((r) => r.s).join(''))).toEqual(['two', 'three', 'four']);
+  });
+});
+
+describe('extractCursor and extractSurface', () => {
+  it('reports the cursor with the tracked style, clamping a pending wrap to the last column', async () => {
+    const t = term(5, 3);
+    const tracker = new ModeTracker(t);
+    await write(t, '\r\nabcde\x1b[5 q\x1b[?25l');
+    expect(extractCursor(t, tracker)).toEqual({ x: 4, y: 1, visible: false, shape: 'bar', blink: true });
+    await write(t, '\x1b[0 q\x1b[?25h\x1b[3;2H');
+    expect(extractCursor(t, tracker)).toEqual({ x: 1, y: 2, visible: true, shape: 'block', blink: false, defaultStyle: true });
+    tracker.dispose();
+  });
+
+  it('extracts a full surface or only the rows asked for', async () => {
+    const t = term(10, 4);
+    const tracker = new ModeTracker(t);
+    await write(t, '\x1b]2;T\x07\x1b[?2004hr0\r\nr1\r\nr2');
+    const full = extractSurface(t, tracker, { full: true });
+    expect(full).toMatchObject({ full: true, cols: 10, rows: 4, title: 'T', modes: { bracketedPaste: true }, cursor: { x: 2, y: 2 } });
+    expect(full.lines.map((l) => [l.y, l.runs.map((r) => r.s).join('')])).toEqual([
+      [0, 'r0'],
+      [1, 'r1'],
+      [2, 'r2'],
+      [3, ''],
+    ]);
+    const some = extractSurface(t, tracker, { full: false, rows: [2, 0, 9, -1] });
+    expect(some.full).toBe(false);
+    expect(some.lines.map((l) => l.y)).toEqual([2, 0]);
+    tracker.dispose();
+  });
+});
