@@ -157,6 +157,21 @@ export class CellGrid {
     }
   }
 
+  /** Makes row `y` equal to row `y` of `src`, a grid of the same width. */
+  copyRow(src: CellGrid, y: number): void {
+    const from = y * src.cols;
+    const to = from + src.cols;
+    const base = y * this.cols;
+    this.fg.set(src.fg.subarray(from, to), base);
+    this.bg.set(src.bg.subarray(from, to), base);
+    this.fl.set(src.fl.subarray(from, to), base);
+    this.width.set(src.width.subarray(from, to), base);
+    for (let i = from; i < to; i++) {
+      this.ch[base + i - from] = src.ch[i];
+      this.link[base + i - from] = src.link[i];
+    }
+  }
+
   /** Whether cell `i` of this grid and cell `j` of `other` look the same. */
   sameCell(i: number, other: CellGrid, j: number): boolean {
     return (

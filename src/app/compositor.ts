@@ -130,10 +130,11 @@ export class Compositor {
           grid.put(x, row.y, text, fg, bg, fl, w, link);
           x += w;
         } else {
-          for (const ch of text) {
-            if (x >= cols) break;
-            grid.put(x, row.y, ch, fg, bg, fl, 1, link);
-            x++;
+          for (let k = 0; k < text.length && x < cols; k++, x++) {
+            const c = text.charCodeAt(k);
+            const astral = c >= 0xd800 && c <= 0xdbff && k + 1 < text.length;
+            grid.put(x, row.y, astral ? text.slice(k, k + 2) : text[k], fg, bg, fl, 1, link);
+            if (astral) k++;
           }
         }
       }
@@ -240,16 +241,14 @@ export class Compositor {
       const i = base + x;
       const width = back.width[i];
       if (width === 0) continue;
-      const same =
-        this.frontValid && back.sameCell(i, front, i) && (width === 1 || back.sameCell(i + 1, front, i + 1));
-      if (same) continue;
+      if (this.frontValid && back.sameCell(i, front, i) && (width === 1 || back.sameCell(i + 1, front, i + 1))) continue;
       if (x >= blankFrom) {
         paint.eraseToEnd(x, y);
         break;
       }
       paint.cell(x, y, back, i);
     }
-    for (let x = 0; x < cols; x++) copyCell(back, front, base + x);
+    front.copyRow(back, y);
   }
 
   private wantedCursor(): Cursor {
@@ -270,7 +269,7 @@ export class Compositor {
 
 /** Accumulates the cell-painting bytes, tracking the outer cursor and pen. */
 class Painter {
-  private readonly out: string[] = [];
+  private out = '';
   private x: number | null = null;
   private y: number | null = null;
   private fg: Color = DEFAULT_COLOR;
@@ -281,15 +280,19 @@ class Painter {
   constructor(private readonly cols: number) {}
 
   raw(s: string): void {
-    this.out.push(s);
+    this.out += s;
   }
 
   cell(x: number, y: number, grid: CellGrid, i: number): void {
     const ch = grid.ch[i];
     const iso = isolated(ch);
     if (iso || this.x !== x || this.y !== y) this.moveTo(x, y);
-    this.pen(grid.fg[i], grid.bg[i], grid.fl[i], grid.link[i]);
-    this.out.push(ch);
+    const fg = grid.fg[i];
+    const bg = grid.bg[i];
+    const fl = grid.fl[i];
+    const link = grid.link[i];
+    if (fg !== this.fg || bg !== this.bg || fl !== this.fl || link !== this.link) this.pen(fg, bg, fl, link);
+    this.out += ch;
     const next = x + grid.width[i];
     // Past the last column terminals differ (pending wrap), and after an isolated cell the
     // outer terminal's idea of its width is unknown: either way the next cell moves absolutely.
@@ -300,7 +303,7 @@ class Painter {
     if (this.x !== x || this.y !== y) this.moveTo(x, y);
     // Erase fills with the current background, so the pen goes back to default first.
     this.pen(DEFAULT_COLOR, DEFAULT_COLOR, 0, undefined);
-    this.out.push(ERASE_LINE_RIGHT);
+    this.out += ERASE_LINE_RIGHT;
   }
 
   /** Where the outer cursor is after painting, when known. */
@@ -310,24 +313,24 @@ class Painter {
 
   /** The painting bytes, leaving the pen at default and no link open. */
   finish(): string {
-    if (this.out.length === 0) return '';
+    if (this.out === '') return '';
     this.pen(DEFAULT_COLOR, DEFAULT_COLOR, 0, undefined);
-    return this.out.join('');
+    return this.out;
   }
 
   private moveTo(x: number, y: number): void {
-    this.out.push(cup(x, y));
+    this.out += cup(x, y);
     this.x = x;
     this.y = y;
   }
 
   private pen(fg: Color, bg: Color, fl: number, link: string | undefined): void {
     if (link !== this.link) {
-      this.out.push(link === undefined ? LINK_CLOSE : `\x1b]8;;${link}\x1b\\`);
+      this.out += link === undefined ? LINK_CLOSE : `\x1b]8;;${link}\x1b\\`;
       this.link = link;
     }
     const sgr = sgrTransition(this.fg, this.bg, this.fl, fg, bg, fl);
-    if (sgr !== '') this.out.push(sgr);
+    this.out += sgr;
     this.fg = fg;
     this.bg = bg;
     this.fl = fl;
@@ -340,15 +343,6 @@ function cup(x: number, y: number): string {
 
 function isDefaultBlank(g: CellGrid, i: number): boolean {
   return g.ch[i] === ' ' && g.fg[i] === DEFAULT_COLOR && g.bg[i] === DEFAULT_COLOR && g.fl[i] === 0 && g.width[i] === 1 && g.link[i] === undefined;
-}
-
-function copyCell(from: CellGrid, to: CellGrid, i: number): void {
-  to.ch[i] = from.ch[i];
-  to.fg[i] = from.fg[i];
-  to.bg[i] = from.bg[i];
-  to.fl[i] = from.fl[i];
-  to.width[i] = from.width[i];
-  to.link[i] = from.link[i];
 }
 
 function clampSide(n: number, max: number): number {
@@ -376,29 +370,27 @@ const FLAG_SGR: ReadonlyArray<{ bit: number; on: number; off: number }> = [
 /** The shorter of an incremental change and a reset followed by the target's attributes. */
 function sgrTransition(fg0: Color, bg0: Color, fl0: number, fg: Color, bg: Color, fl: number): string {
   if (fg0 === fg && bg0 === bg && fl0 === fl) return '';
-  const incremental: string[] = [];
   const removed = fl0 & ~fl;
   let added = fl & ~fl0;
+  let incremental = '';
   // 22 clears bold and dim together; whichever should stay is set again.
   if (removed & (Attr.bold | Attr.dim)) {
-    incremental.push('22');
+    incremental = ';22';
     added |= fl & (Attr.bold | Attr.dim);
   }
-  for (const f of FLAG_SGR) {
-    if (f.off !== 22 && removed & f.bit) incremental.push(String(f.off));
-  }
-  for (const f of FLAG_SGR) if (added & f.bit) incremental.push(String(f.on));
-  if (fg !== fg0) incremental.push(colorParams(fg, false));
-  if (bg !== bg0) incremental.push(colorParams(bg, true));
-
-  const reset: string[] = ['0'];
-  for (const f of FLAG_SGR) if (fl & f.bit) reset.push(String(f.on));
-  if (fg !== DEFAULT_COLOR) reset.push(colorParams(fg, false));
-  if (bg !== DEFAULT_COLOR) reset.push(colorParams(bg, true));
-
-  const a = incremental.join(';');
-  const b = reset.length === 1 ? '' : reset.join(';');
-  return `${CSI}${a.length <= b.length ? a : b}m`;
+  if (removed) for (const f of FLAG_SGR) if (f.off !== 22 && removed & f.bit) incremental += `;${f.off}`;
+  if (added) for (const f of FLAG_SGR) if (added & f.bit) incremental += `;${f.on}`;
+  if (fg !== fg0) incremental += `;${colorParams(fg, false)}`;
+  if (bg !== bg0) incremental += `;${colorParams(bg, true)}`;
+  // Without removals a reset can only be longer: it restates everything.
+  if (removed === 0) return `${CSI}${incremental.slice(1)}m`;
+  let reset = '';
+  for (const f of FLAG_SGR) if (fl & f.bit) reset += `;${f.on}`;
+  if (fg !== DEFAULT_COLOR) reset += `;${colorParams(fg, false)}`;
+  if (bg !== DEFAULT_COLOR) reset += `;${colorParams(bg, true)}`;
+  // `CSI m` is a reset on its own; with attributes to restate, the reset is the leading 0.
+  const viaReset = reset === '' ? '' : `0${reset}`;
+  return `${CSI}${incremental.length - 1 <= viaReset.length ? incremental.slice(1) : viaReset}m`;
 }
 
 function colorParams(c: Color, background: boolean): string {

@@ -13,7 +13,7 @@ import { mergeSchemas } from '../protocol/schema.js';
 import { verifyTicket, UsedTickets, newIncarnation, type Ticket } from '../security.js';
 import { procStartTime, listProcesses } from '../proc.js';
 import { ModeTracker } from '../surface/modes.js';
-import { extractRow } from '../surface/extract.js';
+import { extractRow, extractCursor } from '../surface/extract.js';
 import type { Row, SurfacePatch } from '../surface/types.js';
 import { encodeInput, isBinaryInput } from '../input/encode.js';
 import type { InputEvent } from '../input/events.js';
@@ -28,6 +28,10 @@ type XTerm = InstanceType<typeof Terminal>;
 /** A client lane holding more than this many unsent bytes is behind: it gets no new frame
  * until it drains, then one frame with everything that changed (single-slot lane). */
 const LANE_HIGH_WATER_BYTES = 256 * 1024;
+/** The PTY is paused while the model has more than this unparsed, and resumed below the low
+ * mark (SPEC §7): the child is slowed to the model's pace instead of the backlog growing. */
+const PARSE_BACKLOG_HIGH_BYTES = 1024 * 1024;
+const PARSE_BACKLOG_LOW_BYTES = 256 * 1024;
 /** How long processes of a closing tab get between SIGHUP and SIGKILL. */
 export const DEFAULT_GRACE_MS = 2000;
 
@@ -79,6 +83,8 @@ export class Holder {
   private readonly frames: FrameClock;
   private listener: net.Server | null = null;
   private terminating = false;
+  private backlog = 0;
+  private paused = false;
   private readonly holderKey: Buffer;
   private readonly ticketKey: Buffer;
 
@@ -172,7 +178,20 @@ export class Holder {
     this.lifecycle = 'running';
     this.log.info('child-started', { childPid: child.pid });
     child.onData((data) => {
-      this.term.write(data as unknown as Uint8Array, () => this.frames.request());
+      const bytes = data as unknown as Uint8Array;
+      this.backlog += bytes.length;
+      if (this.backlog > PARSE_BACKLOG_HIGH_BYTES && !this.paused) {
+        this.paused = true;
+        child.pause();
+      }
+      this.term.write(bytes, () => {
+        this.backlog -= bytes.length;
+        if (this.paused && this.backlog < PARSE_BACKLOG_LOW_BYTES) {
+          this.paused = false;
+          child.resume();
+        }
+        this.frames.request();
+      });
     });
     child.onExit(({ exitCode, signal }) => {
       // node-pty emits exit after the PTY reached EOF; the empty write waits for the model to
@@ -410,19 +429,12 @@ export class Holder {
     for (let y = 0; y < current.rows.length; y++) {
       if (full || client.sentKeys![y] !== current.keys[y]) lines.push(current.rows[y]);
     }
-    const buffer = this.term.buffer.active;
     const patch: SurfacePatch = {
       full,
       cols: this.term.cols,
       rows: this.term.rows,
       lines,
-      cursor: {
-        x: buffer.cursorX,
-        y: buffer.cursorY,
-        visible: this.modes.cursorVisible,
-        shape: this.modes.cursorShape,
-        blink: this.modes.cursorBlink,
-      },
+      cursor: extractCursor(this.term, this.modes),
       modes: this.modes.modes,
       title: this.title,
     };

@@ -179,6 +179,84 @@ describe('Compositor round trip through a second terminal', () => {
   });
 });
 
+describe('Compositor incremental rendering', () => {
+  it('leaves the terminal as a fresh full render of the same state would, whatever the sequence', async () => {
+    const cols = 12;
+    const rows = 6;
+    const run = fc.oneof(
+      fc.record({ s: fc.constantFrom('a', 'bc', ' d ', 'xyz!'), fg: fc.constantFrom(-1, 2, 200, 0x1000000 | 0x123456), bg: fc.constantFrom(-1, 5), fl: fc.constantFrom(0, 1, 12) }),
+      fc.record({ s: fc.constantFrom('中', '字'), fg: fc.constantFrom(-1, 3), bg: fc.constant(-1), fl: fc.constant(0), w: fc.constant(2) }),
+    );
+    const line = fc.array(run, { maxLength: 5 });
+    const cursor = fc.record({ x: fc.integer({ min: 0, max: cols - 1 }), y: fc.integer({ min: 0, max: rows - 1 }), visible: fc.boolean(), shape: fc.constantFrom('block' as const, 'bar' as const), blink: fc.boolean() });
+    const op = fc.oneof(
+      fc.record({ k: fc.constant('surface' as const), full: fc.boolean(), ys: fc.uniqueArray(fc.integer({ min: 0, max: rows - 2 }), { maxLength: 4 }), lines: fc.array(line, { minLength: 4, maxLength: 4 }), cursor, yOffset: fc.constantFrom(0, 1) }),
+      fc.record({
+        k: fc.constant('layer' as const),
+        id: fc.constantFrom('strip', 'menu'),
+        rect: fc.option(fc.record({ x: fc.integer({ min: -1, max: cols - 2 }), y: fc.integer({ min: 0, max: rows - 1 }), w: fc.integer({ min: 0, max: 6 }), h: fc.integer({ min: 0, max: 3 }) })),
+        frame: fc.constantFrom('', 'MENU', '\x1b[7mab\x1b[0m\n字c', ' 中 x\n\x1b[31mred'),
+      }),
+      fc.record({ k: fc.constant('cursor' as const), c: fc.option(cursor) }),
+      fc.constant({ k: 'invalidate' as const }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const live = new Compositor(cols, rows);
+        const liveTerm = terminal(cols, rows);
+        // The state a fresh compositor is rebuilt from after each step.
+        const surface: Run[][] = Array.from({ length: rows - 1 }, () => []);
+        let surfaceCursor: Cursor = cursorAt(0, 0);
+        let yOffset = 0;
+        const layers = new Map<string, { rect: { x: number; y: number; w: number; h: number }; frame: string }>();
+        let override: Cursor | null = null;
+        live.setSurface({ full: true, cols, rows: rows - 1, lines: [], cursor: surfaceCursor, modes, title: '' }, yOffset);
+        try {
+          for (const o of ops) {
+            if (o.k === 'surface') {
+              // A full patch may leave rows out: they are blank.
+              if (o.full) surface.fill([]);
+              const ys = o.ys;
+              ys.forEach((y, k) => (surface[y] = o.lines[k % o.lines.length]));
+              surfaceCursor = o.cursor;
+              yOffset = o.yOffset;
+              const lines = ys.map((y) => ({ y, runs: surface[y] }));
+              live.setSurface({ full: o.full, cols, rows: rows - 1, lines, cursor: o.cursor, modes, title: '' }, o.yOffset);
+            } else if (o.k === 'layer') {
+              if (o.rect === null) layers.delete(o.id);
+              else layers.set(o.id, { rect: o.rect, frame: o.frame });
+              live.setLayer(o.id, o.rect, o.rect === null ? undefined : ansiToCells(o.frame, Math.max(0, o.rect.w), Math.max(0, o.rect.h)));
+            } else if (o.k === 'cursor') {
+              override = o.c;
+              live.setCursor(o.c);
+            } else {
+              live.invalidate();
+            }
+            await write(liveTerm.term, live.render());
+
+            const fresh = new Compositor(cols, rows);
+            fresh.setSurface({ full: true, cols, rows: rows - 1, lines: surface.map((runs, y) => ({ y, runs })), cursor: surfaceCursor, modes, title: '' }, yOffset);
+            for (const [id, l] of layers) fresh.setLayer(id, l.rect, ansiToCells(l.frame, Math.max(0, l.rect.w), Math.max(0, l.rect.h)));
+            fresh.setCursor(override);
+            const freshTerm = terminal(cols, rows);
+            await write(freshTerm.term, fresh.render());
+
+            expect(readCells(liveTerm.term)).toEqual(readCells(freshTerm.term));
+            expect(liveTerm.tracker.cursorVisible).toBe(freshTerm.tracker.cursorVisible);
+            if (freshTerm.tracker.cursorVisible) {
+              expect(cursorOf(liveTerm.term)).toEqual(cursorOf(freshTerm.term));
+              expect([liveTerm.tracker.cursorShape, liveTerm.tracker.cursorBlink]).toEqual([freshTerm.tracker.cursorShape, freshTerm.tracker.cursorBlink]);
+            }
+          }
+        } finally {
+          for (const d of disposables.splice(0)) d.dispose();
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe('Compositor', () => {
   it('returns nothing when nothing changed, and everything after invalidate', async () => {
     const c = new Compositor(6, 2);

@@ -6,6 +6,8 @@ import { PtyDriver, a1Argv } from '../helpers/pty.js';
 import { killAllWithEnv } from '../helpers/procs.js';
 
 export const PROMPT = 'a1$ ';
+/** The prompt as a screen row shows it: rows are read with trailing blanks trimmed. */
+export const PROMPT_SEEN = 'a1$';
 
 export interface E2E {
   home: TestHome;

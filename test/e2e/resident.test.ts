@@ -2,7 +2,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { e2e, PROMPT, type E2E } from './harness.js';
+import { e2e, PROMPT, PROMPT_SEEN, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { isAlive, pidsWithEnv } from '../helpers/procs.js';
 import { PtyDriver } from '../helpers/pty.js';
@@ -56,15 +56,18 @@ describe('resident tabs', () => {
   it('shows what a tab printed while detached, without replaying it', async () => {
     t = e2e();
     const a1 = t.attach();
-    await a1.waitForText(PROMPT);
-    a1.write("while [ ! -f go ]; do sleep 0.05; done; seq -f 'num-%g' 1 1000000; echo finished > done.txt; echo END-$((40+2))\r");
+    await a1.waitForText(PROMPT_SEEN);
+    // In the background: the first Ctrl+C of the detach goes to the tab's foreground job.
+    a1.write("{ while [ ! -f go ]; do sleep 0.05; done; seq -f 'num-%.0f' 1 1000000; echo END-$((40+2)); echo finished > done.txt; } &\r");
+    await a1.waitForText(/^\[1\] \d+/);
     await detach(a1);
     fs.writeFileSync(path.join(t.home.dir, 'go'), '');
     await waitFor(() => fs.existsSync(path.join(t.home.dir, 'done.txt')), { what: 'the loop finished while detached', timeoutMs: 60_000 });
     const again = t.attach();
     const screen = await again.waitForText('END-42', 30_000);
-    expect(screen.some((l) => l.trim() === 'num-1000000')).toBe(true);
-    expect(screen.some((l) => l.trim() === 'num-999990')).toBe(true);
+    const text = screen.map((l) => l.trim());
+    expect(text).toContain('num-1000000');
+    expect(text).toContain('num-999990');
     // About 7 MiB were printed; the reattaching client gets the screen, not the stream.
     expect(again.mark()).toBeLessThan(64 * 1024);
   });
@@ -72,7 +75,7 @@ describe('resident tabs', () => {
   it('survives kill -9 of the server: same child, live surface, higher epoch, re-adopted', async () => {
     t = e2e();
     const a1 = t.attach();
-    await a1.waitForText(PROMPT);
+    await a1.waitForText(PROMPT_SEEN);
     const before = await listing(t);
     expect(before.server).not.toBeNull();
     const childPid = before.tabs[0].childPid!;
@@ -93,7 +96,7 @@ describe('resident tabs', () => {
       const seen = tickNow();
       await a1.waitForScreen(() => tickNow() > seen + 3, undefined, 'ticks during the outage');
       a1.write('\x03');
-      await a1.waitForText(PROMPT);
+      await a1.waitForText(PROMPT_SEEN);
       a1.write('echo outage-$((2+3))\r');
       await a1.waitForText('outage-5');
       expect(serverPids(t)).toEqual([]);
@@ -117,20 +120,24 @@ describe('resident tabs', () => {
     t = e2e();
     const shell = new PtyDriver({ argv: ['/bin/bash', '--norc', '--noprofile'], env: { ...t.env, PS1: 'outer$ ' }, cwd: t.home.dir });
     try {
-      await shell.waitForText('outer$ ');
-      shell.write(`${process.execPath} ${path.resolve('bin/a1')}\r`);
-      await shell.waitForText(PROMPT);
+      const attached = (lines: string[]) => /\bagent\b/.test(lines[0]) && lines.some((l) => l.startsWith(PROMPT_SEEN));
+      await shell.waitForText('outer$');
+      shell.write(`PS1='${PROMPT}' ${process.execPath} ${path.resolve('bin/a1')}\r`);
+      await shell.waitForScreen(attached, undefined, 'a1 attached');
       const before = await listing(t);
       const clientPid = pidsWithEnv('A1_HOME', t.home.dir).find((pid) => {
         const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return cmd.some((c) => c.endsWith('bin/a1')) && cmd.length <= 3 && !cmd.includes('__server') && !cmd.includes('__holder');
+        return cmd.some((c) => c.endsWith('bin/a1')) && !cmd.includes('__server') && !cmd.includes('__holder') && !cmd.includes('tabs');
       })!;
       expect(clientPid).toBeGreaterThan(0);
       process.kill(clientPid, 'SIGKILL');
-      await shell.waitForText('outer$ ');
+      await shell.waitForScreen((lines) => lines.some((l) => l.trim() === 'outer$'), undefined, 'the outer prompt after the kill');
       expect(shell.bufferType()).toBe('alternate'); // left dirty by the killed client
-      shell.write(`${process.execPath} ${path.resolve('bin/a1')}\r`);
-      await shell.waitForText(PROMPT);
+      // Wipe the dead client's picture, so that only the next client can satisfy the wait.
+      shell.write('clear\r');
+      await shell.waitForScreen((lines) => !lines.some((l) => l.includes('agent')), undefined, 'a cleared screen');
+      shell.write(`PS1='${PROMPT}' ${process.execPath} ${path.resolve('bin/a1')}\r`);
+      await shell.waitForScreen(attached, undefined, 'a1 attached again');
       const mark = shell.mark();
       shell.write('\x03\x03');
       await shell.waitForText('still running');
@@ -150,8 +157,8 @@ describe('resident tabs', () => {
     t = e2e();
     const a = t.attach();
     const b = t.attach();
-    await a.waitForText(PROMPT);
-    await b.waitForText(PROMPT);
+    await a.waitForText(PROMPT_SEEN);
+    await b.waitForText(PROMPT_SEEN);
     await a.waitForText('agent');
     await b.waitForText('agent');
     expect(serverPids(t)).toHaveLength(1);
