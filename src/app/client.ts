@@ -19,8 +19,11 @@ import { onCtrlC, INITIAL_DETACH_STATE, type DetachState } from '../keymap/detac
 import type { InkLayer } from './inkLayer.js';
 import type { SurfacePatch } from '../surface/types.js';
 
-/** About 60 paints per second at most; patches arriving faster are coalesced. */
-const PAINT_INTERVAL_MS = 16;
+/** Paints are coalesced within one event-loop turn, and at most one per this interval: the
+ * holder already paces frames, so a short gap keeps a keystroke's echo off any timer. */
+const PAINT_INTERVAL_MS = 4;
+/** Between attempts to view a tab again after its holder connection closed. */
+const REBIND_RETRY_MS = 300;
 /** Rows the strip takes above the surface. */
 const STRIP_ROWS = 1;
 /** How long a transient notice stays up. */
@@ -72,6 +75,7 @@ class AttachClient {
   private escTimer: NodeJS.Timeout | null = null;
   private detach: DetachState = INITIAL_DETACH_STATE;
   private paintTimer: NodeJS.Timeout | null = null;
+  private paintPending = false;
   private lastPaint = 0;
   private done: ((code: number) => void) | null = null;
   private finished = false;
@@ -233,12 +237,27 @@ class AttachClient {
           else if (reason === 'read-only') this.addNotice('read-only: another terminal controls this tab');
         },
         closed: () => {
-          if (this.view === view) this.view = null;
+          if (this.view !== view) return;
+          this.view = null;
+          void this.rebindView(tabId);
         },
       },
     );
     this.view = view;
     this.renderUi();
+  }
+
+  /** The holder went away (it died, or its tab is being restarted): view the tab again once
+   * the server has a holder for it, unless the tab is gone or another tab is viewed. */
+  private async rebindView(tabId: string): Promise<void> {
+    while (!this.finished && this.viewed === tabId && !this.view && this.tabs.some((t) => t.id === tabId)) {
+      try {
+        await this.viewTab(tabId);
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, REBIND_RETRY_MS));
+      }
+    }
   }
 
   // ---- input ----
@@ -348,15 +367,21 @@ class AttachClient {
   }
 
   private schedulePaint(): void {
-    if (this.paintTimer || this.finished) return;
-    const wait = Math.max(0, this.lastPaint + PAINT_INTERVAL_MS - Date.now());
-    this.paintTimer = setTimeout(() => {
-      this.paintTimer = null;
-      this.lastPaint = Date.now();
-      const out = this.compositor.render();
-      if (out) this.stdout.write(out);
-    }, wait);
+    if (this.paintPending || this.finished) return;
+    this.paintPending = true;
+    const wait = this.lastPaint + PAINT_INTERVAL_MS - performance.now();
+    if (wait <= 0) setImmediate(this.paint);
+    else this.paintTimer = setTimeout(this.paint, wait);
   }
+
+  private readonly paint = (): void => {
+    this.paintPending = false;
+    this.paintTimer = null;
+    if (this.finished) return;
+    this.lastPaint = performance.now();
+    const out = this.compositor.render();
+    if (out) this.stdout.write(out);
+  };
 
   private addNotice(text: string): void {
     this.notices.push({ text, until: Date.now() + NOTICE_MS });
