@@ -144,6 +144,15 @@ export interface Ticket {
 
 export type TicketFields = Omit<Ticket, 'mac' | 'nonce'> & { nonce?: string };
 
+/**
+ * The key a ticket's bearer proves in the data-plane handshake. The server hands it to the
+ * client beside the ticket; the holder derives it from its ticket key. The ticket itself, which
+ * crosses the wire in the handshake, is therefore not enough to pass it.
+ */
+export function ticketProofKey(key: Buffer, ticket: Pick<Ticket, 'mac'>): Buffer {
+  return hmac(key, [KEY_DOMAIN, 'ticket-proof', ticket.mac]);
+}
+
 export type TicketVerdict = { ok: true } | { ok: false; code: 'expired' | 'bad-mac' | 'wrong-tab' | 'malformed' };
 
 export function makeTicket(key: Buffer, fields: TicketFields): Ticket {

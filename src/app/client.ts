@@ -211,11 +211,11 @@ class AttachClient {
   // ---- data plane ----
 
   private async viewTab(tabId: string): Promise<void> {
-    const grant = await this.server.request<{ ticket: Ticket; socketPath: string }>('view', { tabId });
+    const grant = await this.server.request<{ ticket: Ticket; proofKey: string; socketPath: string }>('view', { tabId });
     this.view?.close();
     this.viewed = tabId;
     const view = await HolderView.open(
-      { socketPath: grant.socketPath, ticket: grant.ticket, tabId, clientId: this.clientId, cols: this.cols, rows: this.surfaceRows() },
+      { socketPath: grant.socketPath, ticket: grant.ticket, proofKey: grant.proofKey, tabId, clientId: this.clientId, cols: this.cols, rows: this.surfaceRows() },
       {
         patch: (patch) => {
           if (this.view !== view) return;

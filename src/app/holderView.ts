@@ -48,14 +48,14 @@ export class HolderView {
   }
 
   static async open(
-    opts: { socketPath: string; ticket: Ticket; tabId: string; clientId: string; cols: number; rows: number },
+    opts: { socketPath: string; ticket: Ticket; proofKey: string; tabId: string; clientId: string; cols: number; rows: number },
     on: HolderViewEvents,
   ): Promise<HolderView> {
     const conn = await connectUnix(opts.socketPath, dataSchema, DATA_CONNECT_TIMEOUT_MS);
     try {
       await connectHandshake(conn, {
         role: 'data',
-        key: Buffer.from(opts.ticket.mac, 'base64'),
+        key: Buffer.from(opts.proofKey, 'base64'),
         methods: ['surface', 'input', 'resize'],
         extra: { ticket: opts.ticket },
         timeoutMs: DATA_CONNECT_TIMEOUT_MS,

@@ -10,7 +10,7 @@ import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { holderSchema, dataSchema, type HolderState } from '../protocol/messages.js';
 import { mergeSchemas } from '../protocol/schema.js';
-import { verifyTicket, UsedTickets, newIncarnation, type Ticket } from '../security.js';
+import { verifyTicket, UsedTickets, newIncarnation, ticketProofKey, type Ticket } from '../security.js';
 import { procStartTime, listProcesses } from '../proc.js';
 import { ModeTracker } from '../surface/modes.js';
 import { extractRow, extractCursor } from '../surface/extract.js';
@@ -248,7 +248,7 @@ export class Holder {
           if (!verdict.ok) return new ProtocolError('auth', `Ticket refused (${verdict.code}).`);
           if (!this.usedTickets.use(t.mac, t.expiresAt, Date.now())) return new ProtocolError('auth', 'Ticket already used.');
           ticket = t;
-          return Buffer.from(t.mac, 'base64');
+          return ticketProofKey(this.ticketKey, t);
         }
         return new ProtocolError('auth', 'Unknown role.');
       },

@@ -9,7 +9,7 @@ import { controlSchema, type HolderState, type TabInfo, type ReplyError } from '
 import type { Registry, TabRow } from '../store/registry.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
-import { deriveKey, makeTicket, newId, newIncarnation, TICKET_TTL_MS } from '../security.js';
+import { deriveKey, makeTicket, newId, newIncarnation, ticketProofKey, TICKET_TTL_MS } from '../security.js';
 import { isSameProcess, procStartTime, listProcesses } from '../proc.js';
 import { spawnHolder, connectHolder, firstState } from './holderLink.js';
 import { defaultTabName } from './naming.js';
@@ -399,13 +399,14 @@ export class Server {
     const controllerLive = controller?.clientId && [...this.clients.values()].some((c) => c.id === controller.clientId && c.viewing === tabId);
     if (!controllerLive || a.takeControl === true) await this.setController(tab, session.id);
     const inc = tab.row.holderInc;
-    const ticket = makeTicket(deriveKey(this.d.secret, 'ticket', tabId, inc), {
+    const ticketKey = deriveKey(this.d.secret, 'ticket', tabId, inc);
+    const ticket = makeTicket(ticketKey, {
       clientId: session.id,
       tabId,
       holderInc: inc,
       expiresAt: Date.now() + TICKET_TTL_MS,
     });
-    return { ticket, socketPath: this.d.paths.holderSock(tabId, inc), holderInc: inc };
+    return { ticket, proofKey: ticketProofKey(ticketKey, ticket).toString('base64'), socketPath: this.d.paths.holderSock(tabId, inc), holderInc: inc };
   }
 
   /** Controller transfer is ordered by the holder; the revision is committed after its ack. */

@@ -1,9 +1,11 @@
 // Shared set-up for end-to-end tests: a hermetic A1_HOME whose tabs run a plain bash with a
 // known prompt, the real a1 binary in a PTY, and teardown that ends every process by pid.
 import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { makeHome, type TestHome } from '../helpers/home.js';
 import { PtyDriver, a1Argv } from '../helpers/pty.js';
-import { killAllWithEnv } from '../helpers/procs.js';
+import { isAlive, killAllWithEnv, pidsWithEnv } from '../helpers/procs.js';
+import { waitFor } from '../helpers/wait.js';
 
 export const PROMPT = 'a1$ ';
 /** The prompt as a screen row shows it: rows are read with trailing blanks trimmed. */
@@ -45,4 +47,45 @@ export function e2e(config: object = {}): E2E {
       home.cleanup();
     },
   };
+}
+
+/** `a1 tabs --json` as SPEC §15 "Listing" documents it. */
+export interface Listing {
+  server: { pid: number; epoch: number } | null;
+  tabs: { id: string; name: string; status: string; cwd: string; holderPid: number | null; childPid: number | null }[];
+}
+
+/** Runs `a1 tabs --json`; a failure is thrown with what the command printed. */
+export async function listing(t: E2E): Promise<Listing> {
+  const r = await t.run('tabs', '--json');
+  if (r.code !== 0) throw new Error(`a1 tabs --json exited ${r.code}: ${r.stderr.trim()}`);
+  return JSON.parse(r.stdout) as Listing;
+}
+
+/** Every live process carrying this test's A1_HOME marker: server, holders, children, clients. */
+export function livePids(t: E2E): number[] {
+  return pidsWithEnv('A1_HOME', t.home.dir).filter(isAlive);
+}
+
+/** The profile's state directory (registry, backups, logs) under the test's A1_HOME. */
+export function stateDir(t: E2E): string {
+  return path.join(t.home.dir, 'state', 'default');
+}
+
+/** The profile's run directory (server socket, client token, holder sockets). */
+export function runDir(t: E2E): string {
+  return path.join(t.home.dir, 'run', 'default');
+}
+
+/** Ctrl+C twice: the attached client detaches and exits. */
+export async function detach(a1: PtyDriver): Promise<void> {
+  a1.write('\x03\x03');
+  await a1.exited;
+}
+
+/** `a1 tabs host stop`, then waits until no process of the profile is left. */
+export async function hostStop(t: E2E): Promise<void> {
+  const r = await t.run('tabs', 'host', 'stop');
+  if (r.code !== 0) throw new Error(`a1 tabs host stop exited ${r.code}: ${r.stderr.trim()}`);
+  await waitFor(() => livePids(t).length === 0, { what: 'every process of the profile gone after host stop' });
 }
