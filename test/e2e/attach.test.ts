@@ -89,4 +89,20 @@ describe('attach', () => {
     expect(listed.stdout).toMatch(/agent\s+running/);
     expect(ints().match(/GOT-INT/g)).toHaveLength(1);
   });
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)('restores the terminal on %s and leaves the tab running', async (signal) => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    await a1.waitForText('agent');
+    const mark = a1.mark();
+    process.kill(a1.pid, signal);
+    await a1.exited;
+    await a1.flush();
+    expect(a1.bufferType()).toBe('normal');
+    const out = a1.rawOutput(mark);
+    for (const off of ['\x1b[?1000l', '\x1b[?1002l', '\x1b[?1006l', '\x1b[?2004l', '\x1b[?1004l', '\x1b[?1049l']) expect(out).toContain(off);
+    const listed = await t.run('tabs', '--json');
+    expect(JSON.parse(listed.stdout).tabs[0].status).toBe('running');
+  });
 });

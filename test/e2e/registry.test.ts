@@ -108,6 +108,12 @@ function registryFiles(state: string): Record<string, string> {
   return files;
 }
 
+/** Orders generation file names (registry-<epoch>-<ms>.db) by write time, oldest first. */
+function byGenerationTime(a: string, b: string): number {
+  const ms = (name: string) => Number(/^registry-\d+-(\d+)\.db$/.exec(name)?.[1] ?? -1);
+  return ms(a) - ms(b);
+}
+
 /** A WAL with frames would supply pages the corruption did not touch; a clean stop leaves none. */
 function expectNoPendingWal(state: string): void {
   const wal = path.join(state, 'registry.db-wal');
@@ -203,6 +209,8 @@ describe('registry recovery', () => {
     expectNoPendingWal(state);
     corruptTables(registry);
     const corruptHash = sha256(registry);
+    const newestGeneration = fs.readdirSync(path.join(state, 'backups')).sort(byGenerationTime).at(-1);
+    expect(newestGeneration).toMatch(new RegExp(`^registry-${secondEpoch}-\\d+\\.db$`));
 
     const a1 = t.attach();
     const screen = await a1.waitForText('Registry recovered');
@@ -212,8 +220,11 @@ describe('registry recovery', () => {
     expect(quarantined).toHaveLength(1);
     // Kept byte for byte: it is the evidence.
     expect(sha256(path.join(state, quarantined[0]))).toBe(corruptHash);
-    // The notice names the quarantined file (a long notice may wrap, so rows are joined).
-    expect(screen.map((l) => l.trim()).join('')).toContain(quarantined[0]);
+    // One notice, naming both files (a long notice wraps, so its rows are joined).
+    const shown = screen.map((l) => l.trim()).join('');
+    expect(shown.match(/Registry recovered/g), screen.join('\n')).toHaveLength(1);
+    expect(shown).toContain(quarantined[0]);
+    expect(shown).toContain(newestGeneration);
 
     const after = await listing(t);
     expect(after.tabs.map((x) => ({ id: x.id, name: x.name }))).toEqual([{ id: kept, name: 'kept' }]);
