@@ -16,6 +16,8 @@ export interface ProcStat {
   pgid: number;
   sid: number;
   startTime: string;
+  /** One letter: R running, S sleeping, Z zombie (dead, not yet reaped), ... */
+  state: string;
 }
 
 const IS_LINUX = process.platform === 'linux';
@@ -41,7 +43,7 @@ export function parseProcStat(text: string): ProcStat | null {
   if (![pid, ppid, pgid, sid].every(Number.isSafeInteger) || startTime === undefined || !/^\d+$/.test(startTime)) {
     return null;
   }
-  return { pid, ppid, pgid, sid, startTime };
+  return { pid, ppid, pgid, sid, startTime, state: field(3) ?? '' };
 }
 
 function readStat(pid: number): ProcStat | null {
@@ -72,6 +74,14 @@ function psStartTime(pid: number): string | null {
 /** True while `id.pid` is still the process that started at `id.startTime`. */
 export function isSameProcess(id: ProcessIdentity): boolean {
   return procStartTime(id.pid) === id.startTime;
+}
+
+/** Like isSameProcess, but a zombie counts as dead: it runs no code and holds no socket, it
+ * only waits for its parent to reap it. */
+export function isLiveProcess(id: ProcessIdentity): boolean {
+  if (!IS_LINUX) return isSameProcess(id);
+  const stat = readStat(id.pid);
+  return stat !== null && stat.startTime === id.startTime && stat.state !== 'Z';
 }
 
 /** Changes at every boot: start times (and so identities) from another boot mean nothing. */

@@ -22,7 +22,6 @@ export class ServerError extends Error {
 
 export interface StartResult {
   started: boolean;
-  notices: string[];
 }
 
 export class ServerClient {
@@ -31,7 +30,6 @@ export class ServerClient {
 
   private constructor(
     readonly conn: Connection,
-    readonly notices: string[],
     /** True when this call started the server (not when another process won the start race). */
     readonly started: boolean,
   ) {
@@ -53,13 +51,12 @@ export class ServerClient {
   /** Connects to the running server; with `start`, starts one when none answers. */
   static async connect(paths: Paths, opts: { start: boolean; profile: string; env?: NodeJS.ProcessEnv }): Promise<ServerClient> {
     const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
-    let notices: string[] = [];
     let tried = false;
     let started = false;
     for (;;) {
       try {
         const conn = await tryConnect(paths);
-        return new ServerClient(conn, notices, started);
+        return new ServerClient(conn, started);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         const absent = code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'no-token';
@@ -68,7 +65,6 @@ export class ServerClient {
         if (!tried) {
           tried = true;
           const result = await startServer(paths, opts.profile, opts.env ?? process.env);
-          notices = result.notices;
           started = result.started;
         } else if (Date.now() > deadline) {
           throw new ServerError('start-timeout', 'The a1 server did not start in time.');
@@ -140,15 +136,15 @@ export function startServer(paths: Paths, profile: string, env: NodeJS.ProcessEn
       buf += chunk.toString('utf8');
       const nl = buf.indexOf('\n');
       if (nl < 0) return;
-      let msg: { ready?: boolean; lost?: boolean; notices?: string[]; error?: ReplyError };
+      let msg: { ready?: boolean; lost?: boolean; error?: ReplyError };
       try {
         msg = JSON.parse(buf.slice(0, nl));
       } catch {
         return finish(() => reject(new ServerError('start-failed', 'The a1 server sent an unreadable status.')));
       }
       if (msg.error) return finish(() => reject(new ServerError(msg.error!.code, msg.error!.message)));
-      finish(() => resolve({ started: !!msg.ready, notices: msg.notices ?? [] }));
+      finish(() => resolve({ started: !!msg.ready }));
     });
-    pipe.once('end', () => finish(() => resolve({ started: false, notices: [] })));
+    pipe.once('end', () => finish(() => resolve({ started: false })));
   });
 }

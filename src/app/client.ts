@@ -93,7 +93,6 @@ class AttachClient {
     this.cols = stdout.columns || 80;
     this.rows = stdout.rows || 24;
     this.compositor = new Compositor(this.cols, this.rows);
-    for (const text of server.notices) this.addNotice(text);
   }
 
   async run(): Promise<number> {
@@ -150,6 +149,10 @@ class AttachClient {
             this.onTopology();
             break;
           }
+          case 'hostStopping':
+            // Every tab is being stopped on purpose: leave, and start no replacement server.
+            this.finish(0, '\x1b[2ma1 was stopped (a1 tabs host stop) · run a1 to start it again\x1b[0m');
+            break;
           case 'tabRemoved':
             rev = m.rev as number;
             this.tabs = this.tabs.filter((t) => t.id !== m.id);

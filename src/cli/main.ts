@@ -58,11 +58,11 @@ function ensureDirs(paths: Paths): void {
 async function cmdNew(argv: Common & { name?: string; cwd?: string; '--'?: (string | number)[] }): Promise<number> {
   const env = { ...process.env };
   const umask = process.umask(0o077);
+  const cwd = argv.cwd !== undefined ? resolveDir(argv.cwd) : process.cwd();
   const { paths, profile } = setup(argv);
   ensureDirs(paths);
   config(paths);
   const command = (argv['--'] ?? []).map(String);
-  const cwd = argv.cwd ? resolveDir(argv.cwd) : process.cwd();
   const server = await ServerClient.connect(paths, { start: true, profile, env });
   try {
     const { tabId } = await server.request<{ tabId: string }>('create', {
@@ -194,6 +194,17 @@ async function cmdHostStop(argv: Common): Promise<number> {
   }
 }
 
+/** Every command form in one place, for the top-level help (SPEC §11). */
+const EVERY_FORM = [
+  'Every form:',
+  '  a1                                          attach (starts the server and a first tab when needed)',
+  '  a1 new [--name N] [--cwd D] [-- CMD ARGS]   create a tab without attaching; prints its id',
+  '  a1 tabs [--json]                            list tabs (never starts a server)',
+  '  a1 tabs stop <id> | --all                   stop (close) tabs',
+  '  a1 tabs host status [--json]                server pid, version, epoch, uptime, tabs, paths',
+  '  a1 tabs host stop                           stop every tab, then the server',
+].join('\n');
+
 type Handler<T> = (argv: T) => Promise<number>;
 
 // eslint-free escape hatch: yargs infers argv types per command; handlers declare theirs.
@@ -225,8 +236,8 @@ export async function main(args: string[]): Promise<void> {
       'Create a tab without attaching and print its id (a1 new -- CMD ARGS runs CMD)',
       (y: Argv) =>
         y
-          .option('name', { type: 'string', describe: 'Tab name' })
-          .option('cwd', { type: 'string', describe: 'Working directory (default: the current one)' }),
+          .option('name', { type: 'string', requiresArg: true, describe: 'Tab name' })
+          .option('cwd', { type: 'string', requiresArg: true, describe: 'Working directory (default: the current one)' }),
       run(cmdNew),
     )
     .command('tabs', 'List and manage tabs (never starts a server)', (y: Argv) =>
@@ -250,13 +261,15 @@ export async function main(args: string[]): Promise<void> {
         )
         .strict(),
     )
+    .epilog(EVERY_FORM)
     .version(VERSION)
     .help()
     .alias('h', 'help')
     .strict()
     .fail((msg, err) => {
-      if (err) throw err;
-      process.stderr.write(`a1: ${msg}\nRun "a1 --help" for usage.\n`);
+      // yargs reports argument errors either as a message or as its own YError.
+      if (err && err.name !== 'YError') throw err;
+      process.stderr.write(`a1: ${msg ?? err?.message}\nRun "a1 --help" for usage.\n`);
       process.exit(2);
     });
   try {

@@ -15,6 +15,7 @@ export const controlSchema = defineSchema({
   request: { id: 'int', op: 'string', args: 'object' },
   reply: { id: 'int', ok: 'boolean', result: 'any', error: 'any' },
   notice: { text: 'string' },
+  hostStopping: {},
 });
 
 /** Server ⇄ holder. */

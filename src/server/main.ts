@@ -93,7 +93,7 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     report({ error: { code: errorCode(err), message: 'The a1 server could not start.' } });
     process.exit(1);
   }
-  report({ ready: true, pid: process.pid, epoch, notices });
+  report({ ready: true, pid: process.pid, epoch });
 }
 
 function openStatusPipe(): net.Socket | null {

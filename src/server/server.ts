@@ -10,7 +10,7 @@ import type { Registry, TabRow } from '../store/registry.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import { deriveKey, makeTicket, newId, newIncarnation, ticketProofKey, TICKET_TTL_MS } from '../security.js';
-import { isSameProcess, procStartTime, listProcesses } from '../proc.js';
+import { isSameProcess, isLiveProcess, procStartTime, listProcesses, procEnvironHas } from '../proc.js';
 import { spawnHolder, connectHolder, firstState } from './holderLink.js';
 import { defaultTabName } from './naming.js';
 import type { Logger } from '../log.js';
@@ -21,6 +21,10 @@ import { VERSION } from '../version.js';
 const CLOSE_GRACE_MS = 2_000;
 /** A holder that died is restarted at most this many times per minute before the tab fails. */
 const HOLDER_RESTARTS_PER_MINUTE = 3;
+/** A live holder whose connection broke is reconnected this many times, this far apart, before
+ * it is reported unreachable; a holder that died meanwhile is replaced instead. */
+const HOLDER_RECONNECT_ATTEMPTS = 10;
+const HOLDER_RECONNECT_DELAY_MS = 300;
 /** Waiting for a starting holder before answering a view request. */
 const VIEW_WAIT_MS = 15_000;
 /** How often idleness is checked. */
@@ -129,9 +133,40 @@ export class Server {
         }
       }
       this.d.log.info('holder-gone', { tab: row.id });
+    } else if (row.holderInc && !row.holderPid && (await this.adoptPending(tab))) {
+      return;
     }
     // Started in the background so that the server reports ready without waiting for spawns.
     if (row.desired === 'running') void this.startHolder(tab);
+  }
+
+  /** A predecessor committed the pending incarnation but died before recording its pid: that
+   * holder may be running. It is adopted if it proves the incarnation's credential and its
+   * reported pid is a live process of this incarnation (its start time read from /proc). */
+  private async adoptPending(tab: TabRuntime): Promise<boolean> {
+    const { row } = tab;
+    let conn;
+    try {
+      conn = await connectHolder(this.d.paths.holderSock(row.id, row.holderInc!), this.holderKey(row.id, row.holderInc!));
+    } catch {
+      return false;
+    }
+    try {
+      const state = await firstState(conn);
+      const start = procStartTime(state.holderPid);
+      if (state.tabId !== row.id || state.holderInc !== row.holderInc || !start || !procEnvironHas(state.holderPid, 'A1_HOLDER_INC', row.holderInc!)) {
+        conn.close();
+        return false;
+      }
+      this.d.registry.updateTab(row.id, { holderPid: state.holderPid, holderStart: start }, { topology: false });
+      tab.row = this.d.registry.getTab(row.id) ?? row;
+      this.bindLink(tab, conn, state);
+      this.d.log.info('adopted-pending', { tab: row.id, holderPid: state.holderPid });
+      return true;
+    } catch {
+      conn.close();
+      return false;
+    }
   }
 
   private markUnverifiable(tab: TabRuntime): void {
@@ -239,20 +274,33 @@ export class Server {
   }
 
   private async onHolderLost(tab: TabRuntime): Promise<void> {
-    if (this.stopping || tab.closing || !this.tabs.has(tab.row.id)) return;
-    const { holderPid, holderStart } = tab.row;
-    if (holderPid && holderStart && isSameProcess({ pid: holderPid, startTime: holderStart })) {
+    for (let attempt = 1; ; attempt++) {
+      if (this.stopping || tab.closing || !this.tabs.has(tab.row.id) || tab.link) return;
+      const { holderPid, holderStart, holderInc } = tab.row;
+      if (!holderPid || !holderStart || !holderInc || !isLiveProcess({ pid: holderPid, startTime: holderStart })) break;
       // The process lives: the connection broke, not the holder. Reconnect.
       try {
-        const conn = await connectHolder(this.d.paths.holderSock(tab.row.id, tab.row.holderInc!), this.holderKey(tab.row.id, tab.row.holderInc!));
+        const conn = await connectHolder(this.d.paths.holderSock(tab.row.id, holderInc), this.holderKey(tab.row.id, holderInc));
         this.bindLink(tab, conn, await firstState(conn));
         return;
       } catch (err) {
-        this.d.log.warn('holder-reconnect-failed', { tab: tab.row.id, code: errorCode(err) });
-        return;
+        this.d.log.warn('holder-reconnect-failed', { tab: tab.row.id, code: errorCode(err), attempt });
+        if (attempt >= HOLDER_RECONNECT_ATTEMPTS) {
+          // Alive but unreachable: left untouched and reported (SPEC §4).
+          this.markUnverifiable(tab);
+          return;
+        }
+        await delay(HOLDER_RECONNECT_DELAY_MS);
       }
     }
     this.d.log.warn('holder-died', { tab: tab.row.id });
+    // The dead holder's PTY hung up its child's session; whatever ignored that is ended too,
+    // so a restart never leaves the previous incarnation's processes behind.
+    const childPid = tab.state?.childPid;
+    const childStart = tab.state?.childStart;
+    if (childPid && childStart && isSameProcess({ pid: childPid, startTime: childStart })) {
+      for (const p of listProcesses().filter((q) => q.sid === childPid)) killVerified(p.pid, p.startTime);
+    }
     const now = Date.now();
     tab.holderRestarts = tab.holderRestarts.filter((t) => now - t < 60_000);
     if (tab.holderRestarts.length >= HOLDER_RESTARTS_PER_MINUTE) {
@@ -462,7 +510,7 @@ export class Server {
     const sessionMembers = childPid ? listProcesses().filter((p) => p.sid === childPid) : [];
     tab.link?.send({ t: 'terminate', epoch: this.d.epoch, graceMs: grace });
     const deadline = Date.now() + grace + 2_000;
-    const alive = () => holderPid && holderStart && isSameProcess({ pid: holderPid, startTime: holderStart });
+    const alive = () => holderPid && holderStart && isLiveProcess({ pid: holderPid, startTime: holderStart });
     while (Date.now() < deadline && alive()) await delay(50);
     if (holderPid && holderStart) killVerified(holderPid, holderStart);
     if (childPid && childStart) killVerified(childPid, childStart);
@@ -472,6 +520,7 @@ export class Server {
 
   private async hostStop(): Promise<unknown> {
     this.stopping = true;
+    this.broadcast({ t: 'hostStopping' });
     const tabs = [...this.tabs.values()];
     await Promise.all(tabs.map((t) => this.retire(t)));
     for (const t of tabs) {
@@ -489,7 +538,7 @@ export class Server {
       epoch: this.d.epoch,
       uptimeMs: Date.now() - this.startedAt,
       tabCount: this.tabs.size,
-      clients: this.clients.size,
+      clients: [...this.clients.values()].filter((c) => c.id).length,
       profile: this.d.paths.profile,
       socket: this.d.paths.serverSock,
       logs: this.d.paths.logsDir,

@@ -62,8 +62,8 @@ describe('attach', () => {
     t = e2e();
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
-    a1.write("trap 'echo GOT-INT >> ints.txt' INT; echo armed\r");
-    await a1.waitForText('armed');
+    a1.write("trap 'echo GOT-INT >> ints.txt' INT; echo arm$((1+1))ed\r");
+    await a1.waitForText('arm2ed');
     const mark = a1.mark();
     a1.write('\x03');
     a1.write('\x03');

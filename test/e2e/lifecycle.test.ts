@@ -1,6 +1,8 @@
 // Holder death, server idle exit, and nesting.
 import { describe, it, expect, afterEach } from 'vitest';
 import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { e2e, PROMPT_SEEN, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { isAlive, pidsWithEnv } from '../helpers/procs.js';
@@ -45,6 +47,35 @@ describe('lifecycle', () => {
     expect(after.id).toBe(before.id);
     a1.write('echo again-$((5*5))\r');
     await a1.waitForText('again-25');
+  });
+
+  it('a holder spawned just before the server died, pid not yet recorded, is adopted, not leaked', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const before = await listing();
+    a1.write('\x03\x03');
+    await a1.exited;
+    process.kill(before.server!.pid, 'SIGKILL');
+    await waitFor(() => serverPids().length === 0, { what: 'the server is gone' });
+    // The state a crash between "commit the pending incarnation" and "record the pid" leaves.
+    const db = new Database(path.join(t.home.dir, 'state', 'default', 'registry.db'));
+    db.prepare('UPDATE tabs SET holder_pid = NULL, holder_start = NULL').run();
+    db.close();
+    const again = t.attach();
+    await again.waitForText(PROMPT_SEEN);
+    const after = await listing();
+    expect(after.tabs).toHaveLength(1);
+    expect(after.tabs[0].holderPid).toBe(before.tabs[0].holderPid);
+    expect(after.tabs[0].childPid).toBe(before.tabs[0].childPid);
+    const holders = pidsWithEnv('A1_HOME', t.home.dir).filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('__holder') && isAlive(pid);
+      } catch {
+        return false;
+      }
+    });
+    expect(holders).toEqual([before.tabs[0].holderPid]);
   });
 
   it('the server exits when idle: no client and no running tab', async () => {

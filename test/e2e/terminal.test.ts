@@ -54,15 +54,16 @@ describe('the tab terminal', () => {
     t = e2e();
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
-    a1.write("clear; printf '\\033[?1000h\\033[?1006h'; echo mouse-on; cat -v\r");
-    await a1.waitForText('mouse-on');
+    a1.write("clear; printf '\\033[?1000h\\033[?1006h'; echo mouse-$((1+1))-on; cat -v\r");
+    // Computed text: the typed command line itself must not satisfy the wait.
+    await a1.waitForText('mouse-2-on');
     // A click on outer row 6, column 10 (1-based) is row 5 of the child's surface.
     a1.write('\x1b[<0;10;6M\x1b[<0;10;6m');
     await a1.waitForText('^[[<0;10;5M^[[<0;10;5m');
     a1.write('\x03');
     await a1.waitForText(PROMPT_SEEN);
-    a1.write("clear; printf '\\033[?1000l'; echo mouse-off; cat -v\r");
-    await a1.waitForText('mouse-off');
+    a1.write("clear; printf '\\033[?1000l'; echo mouse-$((1+1))-off; cat -v\r");
+    await a1.waitForText('mouse-2-off');
     a1.write('\x1b[<0;10;6M\x1b[<0;10;6mtyped-after\r');
     await a1.waitForText('typed-after');
     expect(a1.screenText().join('\n')).not.toContain('^[[<');
