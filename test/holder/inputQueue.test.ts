@@ -1,0 +1,33 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { InputQueue } from '../../src/holder/inputQueue.js';
+
+describe('InputQueue', () => {
+  it('admits a payload whole or not at all, counting bytes, not characters', () => {
+    const q = new InputQueue(10);
+    expect(q.offer('héllo')).toBe(true); // 6 bytes
+    expect(q.size).toBe(6);
+    expect(q.offer('12345')).toBe(false); // would be 11
+    expect(q.size).toBe(6);
+    expect(q.offer('1234')).toBe(true);
+    expect(q.takeAll()).toBe('héllo1234');
+    expect(q.size).toBe(0);
+  });
+
+  it('never drops, reorders or truncates what it accepted', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string(), fc.boolean())), fc.integer({ min: 1, max: 64 }), (ops, limit) => {
+        const q = new InputQueue(limit);
+        let expected = '';
+        let out = '';
+        for (const [s, drain] of ops) {
+          if (q.offer(s)) expected += s;
+          if (drain) out += q.takeAll();
+          expect(q.size).toBeLessThanOrEqual(limit);
+        }
+        out += q.takeAll();
+        expect(out).toBe(expected);
+      }),
+    );
+  });
+});
