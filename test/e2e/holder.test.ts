@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnHolder, connectHolder, firstState } from '../../src/server/holderLink.js';
-import { connectUnix, type Connection } from '../../src/protocol/connection.js';
+import net from 'node:net';
+import { connectUnix, Connection } from '../../src/protocol/connection.js';
 import { connectHandshake } from '../../src/protocol/handshake.js';
 import { dataSchema } from '../../src/protocol/messages.js';
 import { deriveKey, makeTicket, ticketProofKey, TICKET_TTL_MS, type Ticket } from '../../src/security.js';
@@ -146,6 +147,34 @@ describe('holder', () => {
     conn.send({ t: 'input', rev: 1, events: [{ k: 'text', s: 'echo still-mine\r' }] });
     await waitFor(() => screenOf(patches).some((l) => l.trim() === 'still-mine'), { what: 'input still admitted' });
     expect(screenOf(patches).map((l) => l.trim())).not.toContain('nope');
+  });
+
+  it('a client that stops reading blocks neither the child nor another client', async () => {
+    const h = await startHolder();
+    const server = await connectHolder(h.socketPath, h.holderKey);
+    cleanups.push(() => server.close());
+    await firstState(server);
+    const ts = h.ticket('stuck');
+    const raw = net.createConnection(h.socketPath);
+    await new Promise<void>((resolve, reject) => raw.once('connect', resolve).once('error', reject));
+    const stuck = new Connection(raw, dataSchema);
+    cleanups.push(() => raw.destroy());
+    await connectHandshake(stuck, { role: 'data', key: ticketProofKey(h.ticketKey, ts), methods: ['surface'], extra: { ticket: ts } });
+    stuck.send({ t: 'attach', cols: 80, rows: 24 });
+    // Stop reading: the kernel buffers fill and the holder's writes to this client back up.
+    raw.pause();
+    const tl = h.ticket('live');
+    const live = await dataConnect(h.socketPath, tl, ticketProofKey(h.ticketKey, tl));
+    const patches: SurfacePatch[] = [];
+    live.onMessage((m) => {
+      if (m.t === 'surface') patches.push((m as unknown as { patch: SurfacePatch }).patch);
+    });
+    live.send({ t: 'attach', cols: 80, rows: 24 });
+    server.send({ t: 'setController', epoch: 5, clientId: 'live', rev: 1 });
+    await waitFor(() => screenOf(patches).some((l) => l.startsWith('h$')), { what: 'the prompt' });
+    live.send({ t: 'input', rev: 1, events: [{ k: 'text', s: "seq -f 'z%.0f' 1 200000; echo fin-$((6*7))\r" }] });
+    await waitFor(() => screenOf(patches).some((l) => l.trim() === 'fin-42'), { what: 'the live client sees the end', timeoutMs: 60_000 });
+    expect(screenOf(patches).map((l) => l.trim())).toContain('z200000');
   });
 
   it('ends its child and itself on terminate', async () => {

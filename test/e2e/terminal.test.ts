@@ -29,6 +29,16 @@ describe('the tab terminal', () => {
     expect(a1.rawOutput(mark)).not.toContain('x');
   });
 
+  it('drains the PTY before fixing an exited child\'s last screen', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    a1.write("exec seq -f 'n%.0f' 1 300000\r");
+    await a1.waitForText('exited with status 0');
+    const text = (await a1.waitForText('n300000')).map((l) => l.trim());
+    expect(text).toContain('n299999');
+  });
+
   it('propagates the terminal size to the child, less the strip row', async () => {
     t = e2e();
     const a1 = t.attach();
