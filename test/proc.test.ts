@@ -22,13 +22,14 @@ function statLine(pid: number, comm: string, fields: Record<number, string | num
 }
 
 describe('parseProcStat', () => {
-  it('reads pid, ppid, pgid, sid and start time', () => {
-    expect(parseProcStat(statLine(42, 'node', { 4: 1, 5: 40, 6: 30, 22: 987654 }))).toEqual({
+  it('reads pid, ppid, pgid, sid, start time and state', () => {
+    expect(parseProcStat(statLine(42, 'node', { 3: 'Z', 4: 1, 5: 40, 6: 30, 22: 987654 }))).toEqual({
       pid: 42,
       ppid: 1,
       pgid: 40,
       sid: 30,
       startTime: '987654',
+      state: 'Z',
     });
   });
 
@@ -40,6 +41,7 @@ describe('parseProcStat', () => {
         pgid: 3,
         sid: 4,
         startTime: '55',
+        state: 'S',
       });
     }
   });
@@ -144,6 +146,8 @@ describe.skipIf(process.platform !== 'linux')('proc on Linux', () => {
       pgid: child.pid,
       sid: child.pid,
       startTime: procStartTime(child.pid),
+      // Running, sleeping, or waiting on the disk while it starts: any state of a live process.
+      state: expect.stringMatching(/^[RSD]$/),
     });
   });
 

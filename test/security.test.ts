@@ -30,6 +30,8 @@ import { waitFor } from './helpers/wait.js';
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
 const SECURITY_SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'security.ts');
+/** The race starts 24 node processes: about 5 s on an idle machine, several times that on a busy one. */
+const RACE_TIMEOUT_MS = 120_000;
 
 let tmp: string;
 beforeEach(() => {
@@ -115,8 +117,8 @@ describe('credential files', () => {
       `import { loadOrCreateSecret } from './security.mjs';
 process.stdout.write('ready\\n');
 process.stdin.once('data', () => {
-  process.stdout.write(loadOrCreateSecret(process.argv[2]).toString('hex') + '\\n');
-  process.exit(0);
+  // Exit once the line is written: process.exit() right away could drop a pending write.
+  process.stdout.write(loadOrCreateSecret(process.argv[2]).toString('hex') + '\\n', () => process.exit(0));
 });
 `,
     );
@@ -129,7 +131,9 @@ process.stdin.once('data', () => {
       for (let i = 0; i < RACERS; i++) {
         const proc = spawn(process.execPath, [racer, file], { stdio: ['pipe', 'pipe', 'inherit'] });
         track(proc.pid!);
-        const child = { proc, out: '', exited: new Promise<number | null>((resolve) => proc.once('exit', resolve)) };
+        // 'close', not 'exit': 'exit' can come before the child's last output has been read
+        // (libuv reaps every exited child on any SIGCHLD, possibly before reading its pipe).
+        const child = { proc, out: '', exited: new Promise<number | null>((resolve) => proc.once('close', resolve)) };
         proc.stdout!.on('data', (chunk: Buffer) => (child.out += chunk.toString('utf8')));
         children.push(child);
       }
@@ -137,6 +141,8 @@ process.stdin.once('data', () => {
       for (const c of children) c.proc.stdin!.write('go\n');
       const codes = await Promise.all(children.map((c) => c.exited));
       expect(codes).toEqual(Array(RACERS).fill(0));
+      // Each racer printed one whole secret, so a difference below is a real disagreement.
+      for (const c of children) expect(c.out).toMatch(/^ready\n[0-9a-f]{64}\n$/);
       const secrets = new Set(children.map((c) => c.out.split('\n')[1]));
       expect(secrets.size).toBe(1);
       const [secret] = secrets;
@@ -144,7 +150,7 @@ process.stdin.once('data', () => {
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       expect(fs.readdirSync(dir)).toEqual(['secret']);
     }
-  });
+  }, RACE_TIMEOUT_MS);
 });
 
 describe('deriveKey', () => {

@@ -8,15 +8,34 @@ import { ModeTracker } from '../../src/surface/modes.js';
 import type { Cursor, Modes, Run, SurfacePatch } from '../../src/surface/types.js';
 import { cursorOf, makeTerminal, readCells, write, type XTerm } from '../surface/headless.js';
 
-const disposables: Array<{ dispose(): void }> = [];
+type Disposable = { dispose(): void };
+
+const disposables: Disposable[] = [];
 afterEach(() => {
   for (const d of disposables.splice(0)) d.dispose();
 });
 
-function terminal(cols: number, rows: number): { term: XTerm; tracker: ModeTracker } {
+/**
+ * Each property run owns its terminals and disposes only those: a run that outlives its test
+ * (vitest does not stop a test that timed out) must not dispose the next test's terminals.
+ */
+async function withOwnTerminals(run: (owner: Disposable[]) => Promise<void>): Promise<void> {
+  const owner: Disposable[] = [];
+  try {
+    await run(owner);
+  } finally {
+    for (const d of owner) d.dispose();
+  }
+}
+
+/** 150 runs of up to a dozen frames, each a few xterm writes that wait for a timer: about 5 s on
+ * an idle machine, and over 30 s (the default timeout) on a busy 2-core one. */
+const PROPERTY_TIMEOUT_MS = 180_000;
+
+function terminal(cols: number, rows: number, owner = disposables): { term: XTerm; tracker: ModeTracker } {
   const term = makeTerminal(cols, rows);
   const tracker = new ModeTracker(term);
-  disposables.push(tracker, term);
+  owner.push(tracker, term);
   return { term, tracker };
 }
 
@@ -31,9 +50,10 @@ class Pipeline {
   constructor(
     readonly cols: number,
     readonly rows: number,
+    owner = disposables,
   ) {
-    this.src = terminal(cols, rows);
-    this.dst = terminal(cols, rows);
+    this.src = terminal(cols, rows, owner);
+    this.dst = terminal(cols, rows, owner);
     this.compositor = new Compositor(cols, rows);
   }
 
@@ -65,8 +85,8 @@ class Pipeline {
 }
 
 /** Rows `out` writes to: a terminal filled with a sentinel keeps it on every other row. */
-async function rowsWritten(out: string, cols: number, rows: number): Promise<number[]> {
-  const { term } = terminal(cols, rows);
+async function rowsWritten(out: string, cols: number, rows: number, owner = disposables): Promise<number[]> {
+  const { term } = terminal(cols, rows, owner);
   await write(term, Array.from({ length: rows }, () => '#'.repeat(cols)).join('\r\n'));
   await write(term, out);
   return readCells(term)
@@ -161,22 +181,20 @@ describe('Compositor round trip through a second terminal', () => {
     );
     const stream = fc.array(fc.oneof({ weight: 3, arbitrary: word }, { weight: 2, arbitrary: sgr }, { weight: 2, arbitrary: control }), { maxLength: 50 }).map((a) => a.join(''));
     await fc.assert(
-      fc.asyncProperty(fc.array(stream, { minLength: 1, maxLength: 3 }), async (frames) => {
-        const p = new Pipeline(16, 6);
-        try {
+      fc.asyncProperty(fc.array(stream, { minLength: 1, maxLength: 3 }), (frames) =>
+        withOwnTerminals(async (owner) => {
+          const p = new Pipeline(16, 6, owner);
           for (const bytes of frames) {
             const { out, changed } = await p.frame(bytes);
             p.expectSame();
-            const touched = await rowsWritten(out, p.cols, p.rows);
+            const touched = await rowsWritten(out, p.cols, p.rows, owner);
             for (const y of touched) expect(changed).toContain(y);
           }
-        } finally {
-          for (const d of disposables.splice(0)) d.dispose();
-        }
-      }),
+        }),
+      ),
       { numRuns: 150 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });
 
 describe('Compositor incremental rendering', () => {
@@ -201,17 +219,17 @@ describe('Compositor incremental rendering', () => {
       fc.constant({ k: 'invalidate' as const }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
-        const live = new Compositor(cols, rows);
-        const liveTerm = terminal(cols, rows);
-        // The state a fresh compositor is rebuilt from after each step.
-        const surface: Run[][] = Array.from({ length: rows - 1 }, () => []);
-        let surfaceCursor: Cursor = cursorAt(0, 0);
-        let yOffset = 0;
-        const layers = new Map<string, { rect: { x: number; y: number; w: number; h: number }; frame: string }>();
-        let override: Cursor | null = null;
-        live.setSurface({ full: true, cols, rows: rows - 1, lines: [], cursor: surfaceCursor, modes, title: '' }, yOffset);
-        try {
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), (ops) =>
+        withOwnTerminals(async (owner) => {
+          const live = new Compositor(cols, rows);
+          const liveTerm = terminal(cols, rows, owner);
+          // The state a fresh compositor is rebuilt from after each step.
+          const surface: Run[][] = Array.from({ length: rows - 1 }, () => []);
+          let surfaceCursor: Cursor = cursorAt(0, 0);
+          let yOffset = 0;
+          const layers = new Map<string, { rect: { x: number; y: number; w: number; h: number }; frame: string }>();
+          let override: Cursor | null = null;
+          live.setSurface({ full: true, cols, rows: rows - 1, lines: [], cursor: surfaceCursor, modes, title: '' }, yOffset);
           for (const o of ops) {
             if (o.k === 'surface') {
               // A full patch may leave rows out: they are blank.
@@ -238,7 +256,7 @@ describe('Compositor incremental rendering', () => {
             fresh.setSurface({ full: true, cols, rows: rows - 1, lines: surface.map((runs, y) => ({ y, runs })), cursor: surfaceCursor, modes, title: '' }, yOffset);
             for (const [id, l] of layers) fresh.setLayer(id, l.rect, ansiToCells(l.frame, Math.max(0, l.rect.w), Math.max(0, l.rect.h)));
             fresh.setCursor(override);
-            const freshTerm = terminal(cols, rows);
+            const freshTerm = terminal(cols, rows, owner);
             await write(freshTerm.term, fresh.render());
 
             expect(readCells(liveTerm.term)).toEqual(readCells(freshTerm.term));
@@ -248,13 +266,11 @@ describe('Compositor incremental rendering', () => {
               expect([liveTerm.tracker.cursorShape, liveTerm.tracker.cursorBlink]).toEqual([freshTerm.tracker.cursorShape, freshTerm.tracker.cursorBlink]);
             }
           }
-        } finally {
-          for (const d of disposables.splice(0)) d.dispose();
-        }
-      }),
+        }),
+      ),
       { numRuns: 150 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });
 
 describe('Compositor', () => {

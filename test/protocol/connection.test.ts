@@ -7,7 +7,7 @@ import { ProtocolError } from '../../src/protocol/errors.js';
 import { encodeFrame } from '../../src/protocol/frame.js';
 import { defineSchema, type Message } from '../../src/protocol/schema.js';
 import { waitFor } from '../helpers/wait.js';
-import { next, socketLab, type SocketLab } from './sockets.js';
+import { next, PATIENT_TIMEOUT_MS, socketLab, type SocketLab } from './sockets.js';
 
 const schema = defineSchema({
   ping: { n: 'int' },
@@ -205,7 +205,7 @@ describe('Connection', () => {
 
 describe('connectUnix', () => {
   it('rejects with ENOENT when no socket exists', async () => {
-    await expect(connectUnix(lab.path('missing.sock'), schema, 2000)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(connectUnix(lab.path('missing.sock'), schema, PATIENT_TIMEOUT_MS)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('rejects with ECONNREFUSED when nothing listens on the socket', async () => {
@@ -217,6 +217,6 @@ describe('connectUnix', () => {
     await once(srv, 'listening');
     fs.linkSync(live, stale);
     await new Promise((resolve) => srv.close(resolve));
-    await expect(connectUnix(stale, schema, 2000)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(connectUnix(stale, schema, PATIENT_TIMEOUT_MS)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });

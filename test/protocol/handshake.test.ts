@@ -9,10 +9,11 @@ import {
   PROTOCOL_GENERATION,
   type AcceptOptions,
   type AuthMessage,
+  type ConnectOptions,
 } from '../../src/protocol/handshake.js';
 import { defineSchema, type Message } from '../../src/protocol/schema.js';
 import { waitFor } from '../helpers/wait.js';
-import { socketLab, type SocketLab } from './sockets.js';
+import { PATIENT_TIMEOUT_MS, socketLab, type SocketLab } from './sockets.js';
 
 const schema = defineSchema({ ping: { n: 'int' } });
 const KEY = crypto.randomBytes(32);
@@ -51,13 +52,18 @@ async function listen(onConn?: (accepted: Accepted) => void) {
 async function acceptor(opts: Partial<AcceptOptions> = {}) {
   const results: Promise<Awaited<ReturnType<typeof acceptHandshake>>>[] = [];
   const server = await listen(({ conn }) => {
-    const result = acceptHandshake(conn, { role: 'holder', methods: ['surface', 'input'], keyFor: () => KEY, ...opts });
+    const result = acceptHandshake(conn, { role: 'holder', methods: ['surface', 'input'], keyFor: () => KEY, timeoutMs: PATIENT_TIMEOUT_MS, ...opts });
     result.catch(() => {}); // observed by the test through `results`
     results.push(result);
   });
   /** The i-th connection's handshake outcome (waiting first for that connection to arrive). */
   const resultAt = (i: number) => waitFor(() => i < results.length && [results[i]], { what: `connection ${i}` }).then(([r]) => r);
   return { ...server, resultAt };
+}
+
+/** connectHandshake with a deadline that only a test expecting a timeout shortens. */
+function connectPatiently(conn: Connection, opts: ConnectOptions) {
+  return connectHandshake(conn, { timeoutMs: PATIENT_TIMEOUT_MS, ...opts });
 }
 
 /** A client Connection whose received raw bytes are recorded. */
@@ -85,7 +91,7 @@ describe('handshake', () => {
   it('authenticates both ways and exchanges roles and methods; the key never crosses', async () => {
     const server = await acceptor();
     const client = await rawClient(server.socketPath);
-    const connected = await connectHandshake(client.conn, {
+    const connected = await connectPatiently(client.conn, {
       role: 'server',
       key: KEY,
       methods: ['state'],
@@ -110,7 +116,7 @@ describe('handshake', () => {
     const serverSide = await server.acceptedAt(0);
     // The acceptor speaks the moment the handshake succeeds, in the same tick as its welcome.
     void server.resultAt(0).then(() => serverSide.conn.send({ t: 'ping', n: 1 }));
-    await connectHandshake(client.conn, { role: 'server', key: KEY, methods: [] });
+    await connectPatiently(client.conn, { role: 'server', key: KEY, methods: [] });
     client.conn.send({ t: 'ping', n: 2 });
     await server.resultAt(0);
     const atClient = inbox(client.conn);
@@ -123,7 +129,7 @@ describe('handshake', () => {
   it('rejects a connector with the wrong key, on both sides', async () => {
     const server = await acceptor();
     const client = await rawClient(server.socketPath);
-    const clientCode = codeOf(connectHandshake(client.conn, { role: 'server', key: OTHER_KEY, methods: [] }));
+    const clientCode = codeOf(connectPatiently(client.conn, { role: 'server', key: OTHER_KEY, methods: [] }));
     expect(await codeOf(server.resultAt(0))).toBe('auth');
     expect(await clientCode).toBe('auth');
     await waitFor(() => client.conn.closed && client.raw.destroyed, { what: 'connection closed' });
@@ -139,7 +145,7 @@ describe('handshake', () => {
     const client = await rawClient(server.socketPath);
     const serverSide = await server.acceptedAt(0);
     const atServer = inbox(serverSide.conn);
-    expect(await codeOf(connectHandshake(client.conn, { role: 'server', key: KEY, methods: [] }))).toBe('auth');
+    expect(await codeOf(connectPatiently(client.conn, { role: 'server', key: KEY, methods: [] }))).toBe('auth');
     await waitFor(() => atServer.some((m) => m.t === 'reject'), { what: 'reject sent to the impostor' });
     expect(atServer.find((m) => m.t === 'reject')?.code).toBe('auth');
   });
@@ -153,7 +159,7 @@ describe('handshake', () => {
       },
     });
     const first = await rawClient(server.socketPath);
-    await connectHandshake(first.conn, { role: 'server', key: KEY, methods: [] });
+    await connectPatiently(first.conn, { role: 'server', key: KEY, methods: [] });
     await server.resultAt(0);
 
     const replay = await rawClient(server.socketPath);
@@ -173,13 +179,13 @@ describe('handshake', () => {
       },
     });
     const first = await rawClient(server.socketPath);
-    const err = await connectHandshake(first.conn, { role: 'data', key: KEY, methods: [] }).catch((e: unknown) => e);
+    const err = await connectPatiently(first.conn, { role: 'data', key: KEY, methods: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect(err).toMatchObject({ code: 'auth', message: 'Ticket refused (expired).' });
     expect(await codeOf(server.resultAt(0))).toBe('auth');
 
     const second = await rawClient(server.socketPath);
-    expect(await codeOf(connectHandshake(second.conn, { role: 'data', key: KEY, methods: [] }))).toBe('auth');
+    expect(await codeOf(connectPatiently(second.conn, { role: 'data', key: KEY, methods: [] }))).toBe('auth');
     expect(await codeOf(server.resultAt(1))).toBe('auth');
   });
 
@@ -210,7 +216,7 @@ describe('handshake', () => {
     const client = await rawClient(server.socketPath);
     const serverSide = await server.acceptedAt(0);
     const atServer = inbox(serverSide.conn);
-    expect(await codeOf(connectHandshake(client.conn, { role: 'server', key: KEY, methods: [] }))).toBe('generation');
+    expect(await codeOf(connectPatiently(client.conn, { role: 'server', key: KEY, methods: [] }))).toBe('generation');
     await waitFor(() => atServer.some((m) => m.t === 'reject'), { what: 'reject' });
     expect(atServer.find((m) => m.t === 'reject')?.code).toBe('generation');
   });
@@ -226,7 +232,7 @@ describe('handshake', () => {
   it('times out a connector whose acceptor never says hello', async () => {
     const server = await listen();
     const client = await rawClient(server.socketPath);
-    expect(await codeOf(connectHandshake(client.conn, { role: 'server', key: KEY, methods: [], timeoutMs: SHORT_TIMEOUT_MS }))).toBe('timeout');
+    expect(await codeOf(connectPatiently(client.conn, { role: 'server', key: KEY, methods: [], timeoutMs: SHORT_TIMEOUT_MS }))).toBe('timeout');
     expect(client.conn.closed).toBe(true);
   });
 
@@ -254,7 +260,7 @@ describe('handshake', () => {
   it("carries a peer's reject, mapping an unknown code to handshake and clipping its text", async () => {
     const server = await listen(({ conn }) => conn.send({ t: 'reject', code: 'busy', message: 'x'.repeat(1000) }));
     const client = await rawClient(server.socketPath);
-    const err = await connectHandshake(client.conn, { role: 'server', key: KEY, methods: [] }).catch((e: unknown) => e);
+    const err = await connectPatiently(client.conn, { role: 'server', key: KEY, methods: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect((err as ProtocolError).code).toBe('handshake');
     expect((err as ProtocolError).message.length).toBeLessThanOrEqual(200);

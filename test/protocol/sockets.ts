@@ -8,6 +8,13 @@ import { once } from 'node:events';
 import { connectUnix, Connection } from '../../src/protocol/connection.js';
 import type { Schema } from '../../src/protocol/schema.js';
 
+/**
+ * For connects and handshakes a test expects to finish, or to fail for another reason than time.
+ * The product's 2 s deadlines are for live peers; a test process on a busy machine can stall
+ * longer than that, and timers run before the I/O that arrived meanwhile.
+ */
+export const PATIENT_TIMEOUT_MS = 60_000;
+
 export interface SocketLab {
   dir: string;
   /** A socket path inside the lab's directory. */
@@ -47,7 +54,7 @@ export function socketLab(): SocketLab {
       return socketPath;
     },
     async connect(socketPath, schema, opts) {
-      const conn = await connectUnix(socketPath, schema, undefined, opts);
+      const conn = await connectUnix(socketPath, schema, PATIENT_TIMEOUT_MS, opts);
       connections.push(conn);
       return conn;
     },

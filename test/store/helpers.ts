@@ -117,7 +117,7 @@ export async function bundleRegistry(outDir: string): Promise<string> {
 export interface Child {
   process: ChildProcess;
   pid: number;
-  /** Every complete line the child has printed on stdout so far. */
+  /** Every complete line the child has printed on stdout so far (all of them once `exited`). */
   lines: string[];
   exited: Promise<void>;
 }
@@ -137,6 +137,9 @@ export function runChild(source: string, env: Record<string, string>): Child {
     partial = parts.pop() ?? '';
     lines.push(...parts);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // 'close', not 'exit': 'exit' can come before the child's last output has been read (libuv
+  // reaps every exited child on any SIGCHLD, possibly before reading its pipe), and callers
+  // read `lines` once it resolves.
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   return { process: child, pid: child.pid, lines, exited };
 }
