@@ -18,6 +18,8 @@ export interface ProcStat {
   startTime: string;
   /** One letter: R running, S sleeping, Z zombie (dead, not yet reaped), ... */
   state: string;
+  /** The foreground process group of the process's controlling terminal, or -1 without one. */
+  tpgid: number;
 }
 
 const IS_LINUX = process.platform === 'linux';
@@ -43,7 +45,7 @@ export function parseProcStat(text: string): ProcStat | null {
   if (![pid, ppid, pgid, sid].every(Number.isSafeInteger) || startTime === undefined || !/^\d+$/.test(startTime)) {
     return null;
   }
-  return { pid, ppid, pgid, sid, startTime, state: field(3) ?? '' };
+  return { pid, ppid, pgid, sid, startTime, state: field(3) ?? '', tpgid: Number(field(8)) };
 }
 
 function readStat(pid: number): ProcStat | null {
@@ -74,6 +76,13 @@ function psStartTime(pid: number): string | null {
 /** True while `id.pid` is still the process that started at `id.startTime`. */
 export function isSameProcess(id: ProcessIdentity): boolean {
   return procStartTime(id.pid) === id.startTime;
+}
+
+/** The foreground process group of `pid`'s terminal (field 8 of /proc/<pid>/stat). */
+export function foregroundGroupOf(pid: number): number | null {
+  if (!IS_LINUX) return null;
+  const tpgid = readStat(pid)?.tpgid;
+  return tpgid === undefined || !Number.isSafeInteger(tpgid) ? null : tpgid;
 }
 
 /** Like isSameProcess, but a zombie counts as dead: it runs no code and holds no socket, it

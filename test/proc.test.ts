@@ -22,14 +22,15 @@ function statLine(pid: number, comm: string, fields: Record<number, string | num
 }
 
 describe('parseProcStat', () => {
-  it('reads pid, ppid, pgid, sid, start time and state', () => {
-    expect(parseProcStat(statLine(42, 'node', { 3: 'Z', 4: 1, 5: 40, 6: 30, 22: 987654 }))).toEqual({
+  it('reads pid, ppid, pgid, sid, start time, state and terminal foreground group', () => {
+    expect(parseProcStat(statLine(42, 'node', { 3: 'Z', 4: 1, 5: 40, 6: 30, 8: 41, 22: 987654 }))).toEqual({
       pid: 42,
       ppid: 1,
       pgid: 40,
       sid: 30,
       startTime: '987654',
       state: 'Z',
+      tpgid: 41,
     });
   });
 
@@ -42,6 +43,7 @@ describe('parseProcStat', () => {
         sid: 4,
         startTime: '55',
         state: 'S',
+        tpgid: 8,
       });
     }
   });
@@ -148,6 +150,8 @@ describe.skipIf(process.platform !== 'linux')('proc on Linux', () => {
       startTime: procStartTime(child.pid),
       // Running, sleeping, or waiting on the disk while it starts: any state of a live process.
       state: expect.stringMatching(/^[RSD]$/),
+      // Spawned without a terminal.
+      tpgid: -1,
     });
   });
 

@@ -149,6 +149,11 @@ class AttachClient {
             this.onTopology();
             break;
           }
+          case 'tabs':
+            rev = m.rev as number;
+            this.tabs = m.tabs as TabInfo[];
+            this.onTopology();
+            break;
           case 'hostStopping':
             // Every tab is being stopped on purpose: leave, and start no replacement server.
             this.finish(0, '\x1b[2ma1 was stopped (a1 tabs host stop) · run a1 to start it again\x1b[0m');

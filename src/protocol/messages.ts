@@ -12,6 +12,8 @@ export const controlSchema = defineSchema({
   tab: { rev: 'int', tab: 'object' },
   tabStatus: { tab: 'object' },
   tabRemoved: { rev: 'int', id: 'string' },
+  /** The whole ordered tab list at a revision (after a reorder). */
+  tabs: { rev: 'int', tabs: 'any' },
   request: { id: 'int', op: 'string', args: 'object' },
   reply: { id: 'int', ok: 'boolean', result: 'any', error: 'any' },
   notice: { text: 'string' },

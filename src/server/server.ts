@@ -10,9 +10,10 @@ import type { Registry, TabRow } from '../store/registry.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import { deriveKey, makeTicket, newId, newIncarnation, ticketProofKey, TICKET_TTL_MS } from '../security.js';
-import { isSameProcess, isLiveProcess, procStartTime, listProcesses, procEnvironHas } from '../proc.js';
+import { isSameProcess, isLiveProcess, procStartTime, listProcesses, procEnvironHas, foregroundGroupOf } from '../proc.js';
 import { spawnHolder, connectHolder, firstState } from './holderLink.js';
 import { defaultTabName } from './naming.js';
+import { validateTabName } from '../tabName.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import { VERSION } from '../version.js';
@@ -382,7 +383,11 @@ export class Server {
       return { tabId: id };
     },
     view: (s, a) => this.view(s, String(a.tabId), a),
-    close: (_s, a) => this.closeTab(String(a.tabId)),
+    close: (_s, a) => this.staleRevision(a) ?? this.closeTab(String(a.tabId)),
+    rename: (_s, a) => this.staleRevision(a) ?? this.renameTab(String(a.tabId), String(a.name ?? '')),
+    reorder: (_s, a) => this.staleRevision(a) ?? this.reorderTab(String(a.tabId), Number(a.toIndex)),
+    busy: (_s, a) => this.busy(String(a.tabId)),
+    claim: (s, a) => this.claim(s, String(a.tabId), a.force === true),
     list: () => ({ server: { pid: process.pid, epoch: this.d.epoch }, tabs: this.listing() }),
     hostStatus: () => this.hostStatus(),
     hostStop: () => this.hostStop(),
@@ -392,13 +397,80 @@ export class Server {
     return [...this.tabs.values()].sort((a, b) => a.row.ord - b.row.ord);
   }
 
+  /** Mutations carry the revision their sender saw; a mutation against an older one is refused
+   * whole with a typed conflict (SPEC §6), so two clients racing on one revision get one winner. */
+  private staleRevision(a: Record<string, unknown>): { error: ReplyError } | null {
+    if (typeof a.expectedRev !== 'number') return null;
+    const rev = this.d.registry.revision;
+    if (a.expectedRev === rev) return null;
+    return { error: { code: 'conflict', message: 'The tabs changed meanwhile; nothing was changed.' } };
+  }
+
+  private renameTab(tabId: string, raw: string): unknown {
+    const tab = this.tabs.get(tabId);
+    if (!tab) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
+    const verdict = validateTabName(raw);
+    if (!verdict.ok) return { error: { code: 'invalid-name', message: verdict.reason } };
+    const rev = this.d.registry.updateTab(tabId, { name: verdict.name, nameSource: 'user' }, { topology: true });
+    tab.row = this.d.registry.getTab(tabId) ?? tab.row;
+    this.broadcast({ t: 'tab', rev, tab: this.tabInfo(tab) });
+    return { name: verdict.name };
+  }
+
+  private reorderTab(tabId: string, toIndex: number): unknown {
+    const order = this.orderedTabs().map((t) => t.row.id);
+    const from = order.indexOf(tabId);
+    if (from < 0) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
+    if (!Number.isInteger(toIndex) || toIndex < 0 || toIndex >= order.length) {
+      return { error: { code: 'bad-index', message: 'That position is outside the strip.' } };
+    }
+    if (from === toIndex) return { rev: this.d.registry.revision };
+    order.splice(from, 1);
+    order.splice(toIndex, 0, tabId);
+    const rev = this.d.registry.reorderTabs(order);
+    for (const t of this.tabs.values()) t.row = this.d.registry.getTab(t.row.id) ?? t.row;
+    this.broadcast({ t: 'tabs', rev, tabs: this.tabInfos() });
+    return { rev };
+  }
+
+  /** Whether closing the tab would stop work: a foreground job runs in its PTY (the terminal's
+   * foreground process group is not the child's own), a process-level fact, not a screen read. */
+  private busy(tabId: string): unknown {
+    const tab = this.tabs.get(tabId);
+    if (!tab) return { busy: false };
+    const childPid = tab.state?.childPid;
+    const childStart = tab.state?.childStart;
+    if (!childPid || !childStart || !isSameProcess({ pid: childPid, startTime: childStart })) return { busy: false };
+    const fg = foregroundGroupOf(childPid);
+    return { busy: fg !== null && fg > 0 && fg !== childPid };
+  }
+
+  /** Take control of a tab (Alt+Enter), or claim it only if nobody controls it. */
+  private async claim(session: ClientSession, tabId: string, force: boolean): Promise<unknown> {
+    const tab = this.tabs.get(tabId);
+    if (!tab || !tab.link) return { error: { code: 'no-tab', message: 'That tab is not running.' } };
+    const current = tab.state?.controller.clientId ?? null;
+    if (current === session.id) return { controller: true };
+    const currentLive = current !== null && [...this.clients.values()].some((c) => c.id === current && c.viewing === tabId);
+    if (currentLive && !force) return { controller: false };
+    await this.setController(tab, session.id);
+    return { controller: true };
+  }
+
   private async createTab(a: Record<string, unknown>): Promise<unknown> {
+    const stale = this.staleRevision(a);
+    if (stale) return stale;
     if (this.tabs.size >= this.d.config.tabsMax) {
       return { error: { code: 'tabs-max', message: `The tab limit of ${this.d.config.tabsMax} is reached.` } };
     }
     const cwd = typeof a.cwd === 'string' ? a.cwd : process.cwd();
     const command = Array.isArray(a.command) && a.command.length > 0 ? (a.command as unknown[]).map(String) : null;
-    const userName = typeof a.name === 'string' ? a.name.trim() : '';
+    let userName = '';
+    if (typeof a.name === 'string' && a.name.length > 0) {
+      const verdict = validateTabName(a.name);
+      if (!verdict.ok) return { error: { code: 'invalid-name', message: verdict.reason } };
+      userName = verdict.name;
+    }
     const name = userName || defaultTabName(this.orderedTabs().map((t) => t.row.name));
     const { tab: row, revision } = this.d.registry.insertTab({
       id: newId('tab'),

@@ -279,6 +279,22 @@ export class Registry {
     });
   }
 
+  /**
+   * Puts the tabs in the given order (every tab id, each once) in one transaction. A topology
+   * change: bumps the revision once.
+   */
+  reorderTabs(orderedIds: readonly string[]): number {
+    return this.#mutate(() => {
+      const ids = readTabs(this.#db).map((t) => t.id);
+      if (ids.length !== orderedIds.length || new Set(orderedIds).size !== ids.length || !ids.every((id) => orderedIds.includes(id))) {
+        throw new TabNotFoundError(orderedIds.find((id) => !ids.includes(id)) ?? '(order)');
+      }
+      const set = this.#db.prepare(`UPDATE tabs SET ${FIELD_COLUMNS.ord} = ? WHERE ${FIELD_COLUMNS.id} = ?`);
+      orderedIds.forEach((id, i) => set.run(i, id));
+      return bumpRevision(this.#db);
+    });
+  }
+
   /** Removes a tab. A topology change: bumps the revision. */
   deleteTab(id: string): number {
     return this.#mutate(() => {
