@@ -16,6 +16,11 @@ import { InputTokenizer } from '../input/tokenizer.js';
 import { tokenToEvents } from '../input/parse.js';
 import type { InputEvent } from '../input/events.js';
 import { onCtrlC, INITIAL_DETACH_STATE, type DetachState } from '../keymap/detach.js';
+import { matchAction, type Keymap } from '../keymap/keys.js';
+import type { ActionId } from '../keymap/actions.js';
+import { loadKeymap } from './keybindings.js';
+import { stepTab, jumpTab, moveIndex } from './navigation.js';
+import { clip } from './ui/chip.js';
 import type { InkLayer } from './inkLayer.js';
 import type { SurfacePatch } from '../surface/types.js';
 
@@ -65,6 +70,11 @@ class AttachClient {
   private cols: number;
   private rows: number;
   private tabs: TabInfo[] = [];
+  /** The topology revision this client last saw; mutations carry it (SPEC §6). */
+  private rev = 0;
+  private readonly keymap: Keymap;
+  /** A close waiting for Enter (stop) or Esc (cancel). */
+  private pendingClose: string | null = null;
   private viewed: string | null = null;
   private view: HolderView | null = null;
   private viewState: HolderState | null = null;
@@ -93,6 +103,9 @@ class AttachClient {
     this.cols = stdout.columns || 80;
     this.rows = stdout.rows || 24;
     this.compositor = new Compositor(this.cols, this.rows);
+    const loaded = loadKeymap(opts.paths.keybindingsFile);
+    this.keymap = loaded.keymap;
+    if (loaded.problem) this.addNotice(loaded.problem);
   }
 
   async run(): Promise<number> {
@@ -125,19 +138,18 @@ class AttachClient {
   private subscribe(): Promise<void> {
     const server = this.server;
     return new Promise((resolve, reject) => {
-      let rev = -1;
       server.conn.onMessage((msg) => {
         const m = msg as Record<string, unknown> & { t: string };
         switch (m.t) {
           case 'snapshot':
-            rev = m.rev as number;
+            this.rev = m.rev as number;
             this.tabs = m.tabs as TabInfo[];
             for (const n of (m.notices as string[]) ?? []) this.addNotice(n);
             this.onTopology();
             resolve();
             break;
           case 'tab': {
-            rev = m.rev as number;
+            this.rev = m.rev as number;
             const tab = m.tab as TabInfo;
             this.tabs = [...this.tabs.filter((t) => t.id !== tab.id), tab].sort((a, b) => a.ord - b.ord);
             this.onTopology();
@@ -150,7 +162,7 @@ class AttachClient {
             break;
           }
           case 'tabs':
-            rev = m.rev as number;
+            this.rev = m.rev as number;
             this.tabs = m.tabs as TabInfo[];
             this.onTopology();
             break;
@@ -159,12 +171,11 @@ class AttachClient {
             this.finish(0, '\x1b[2ma1 was stopped (a1 tabs host stop) · run a1 to start it again\x1b[0m');
             break;
           case 'tabRemoved':
-            rev = m.rev as number;
+            this.rev = m.rev as number;
             this.tabs = this.tabs.filter((t) => t.id !== m.id);
             this.onTopology();
             break;
         }
-        void rev;
       });
       server.conn.onClose(() => {
         reject(new ServerError('disconnected', 'The connection to the a1 server was lost.'));
@@ -242,7 +253,7 @@ class AttachClient {
         },
         rejected: (reason) => {
           if (reason === 'queue-full') this.addNotice('not accepting input');
-          else if (reason === 'read-only') this.addNotice('read-only: another terminal controls this tab');
+          else if (reason === 'read-only') this.showReadOnly();
         },
         closed: () => {
           if (this.view !== view) return;
@@ -284,7 +295,12 @@ class AttachClient {
     const forward: InputEvent[] = [];
     for (const token of tokens) {
       for (const ev of tokenToEvents(token)) {
-        if (this.isCtrlC(ev)) {
+        if (this.pendingClose !== null) {
+          this.answerClose(ev);
+          continue;
+        }
+        const action = matchAction(ev, this.keymap);
+        if (action === 'detach') {
           const step = onCtrlC(this.detach, Date.now(), this.opts.config.detachIntervalMs);
           this.detach = step.state;
           if (step.action === 'detach') {
@@ -293,6 +309,12 @@ class AttachClient {
             return;
           }
           forward.push(ev);
+          continue;
+        }
+        if (action) {
+          // A matched shortcut is consumed; what came before it goes first.
+          this.sendInput(forward.splice(0));
+          void this.runAction(action);
           continue;
         }
         if (ev.k === 'mouse') {
@@ -307,15 +329,96 @@ class AttachClient {
     this.sendInput(forward);
   }
 
-  private isCtrlC(ev: InputEvent): boolean {
-    return ev.k === 'text' && ev.s.toLowerCase() === 'c' && !!ev.mods?.ctrl && !ev.mods.alt && !ev.mods.meta;
+  private order(): string[] {
+    return this.tabs.map((t) => t.id);
+  }
+
+  private async runAction(action: ActionId): Promise<void> {
+    try {
+      switch (action) {
+        case 'newTab':
+          return await this.newTab();
+        case 'nextTab':
+        case 'prevTab':
+          return this.switchTo(stepTab(this.order(), this.viewed, action === 'nextTab' ? 1 : -1));
+        case 'moveTabRight':
+        case 'moveTabLeft': {
+          const to = moveIndex(this.order(), this.viewed, action === 'moveTabRight' ? 1 : -1);
+          if (to !== null) await this.server.request('reorder', { tabId: this.viewed, toIndex: to, expectedRev: this.rev });
+          return;
+        }
+        case 'closeTab':
+          return await this.closeViewed();
+        case 'takeControl':
+          if (this.viewed) await this.server.request('claim', { tabId: this.viewed, force: true });
+          return;
+        case 'rename':
+        case 'tabsPicker':
+        case 'commandPrompt':
+        case 'copyMode':
+          this.addNotice('not available in this version yet');
+          return;
+        default: {
+          const n = /^jump(\d+)$/.exec(action);
+          if (n) this.switchTo(jumpTab(this.order(), Number(n[1])));
+          return;
+        }
+      }
+    } catch (err) {
+      this.addNotice(err instanceof ServerError ? err.message : 'That did not work.');
+    }
+  }
+
+  private async newTab(): Promise<void> {
+    const { tabId } = await this.server.request<{ tabId: string }>('create', this.createArgs());
+    await this.viewTab(tabId);
+  }
+
+  private switchTo(tabId: string | null): void {
+    if (tabId === null || tabId === this.viewed) return;
+    void this.viewTab(tabId).catch((err) => this.addNotice(err instanceof ServerError ? err.message : 'That tab cannot be viewed.'));
+  }
+
+  /** Alt+W: a busy tab asks first (SPEC §8). */
+  private async closeViewed(): Promise<void> {
+    const tab = this.tabs.find((t) => t.id === this.viewed);
+    if (!tab) return;
+    const { busy } = await this.server.request<{ busy: boolean }>('busy', { tabId: tab.id });
+    if (busy) {
+      this.pendingClose = tab.id;
+      this.persistentNotice = `Stop "${clip(tab.name, 40)}"? Enter stop · Esc cancel`;
+      this.renderUi();
+      return;
+    }
+    await this.server.request('close', { tabId: tab.id });
+  }
+
+  private answerClose(ev: InputEvent): void {
+    const id = this.pendingClose;
+    if (ev.k !== 'key' || (ev.key !== 'enter' && ev.key !== 'escape')) return;
+    this.pendingClose = null;
+    this.persistentNotice = this.reconnecting ? 'reconnecting…' : null;
+    this.renderUi();
+    if (ev.key === 'enter' && id) void this.server.request('close', { tabId: id }).catch(() => this.addNotice('The tab could not be closed.'));
   }
 
   private sendInput(events: InputEvent[]): void {
     if (events.length === 0) return;
-    if (!this.view) return;
+    const view = this.view;
+    if (!view) return;
     if (this.viewState && this.viewState.lifecycle !== 'running') return;
-    this.view.input(events);
+    if (view.isController) return view.input(events);
+    if (view.controllerFree) {
+      // A tab nobody controls goes to the first client that types into it.
+      void this.server.request('claim', { tabId: view.tabId, force: false }).then(() => view.input(events), () => undefined);
+      return;
+    }
+    this.showReadOnly();
+  }
+
+  private showReadOnly(): void {
+    const keys = this.keymap.byAction.get('takeControl') ?? [];
+    this.addNotice(keys.length > 0 ? `read-only: another terminal controls this tab · ${keys[0]} takes control` : 'read-only: another terminal controls this tab');
   }
 
   private readonly onResize = (): void => {

@@ -73,6 +73,10 @@ export class HolderView {
     return this.controller.clientId === this.clientId;
   }
 
+  get controllerFree(): boolean {
+    return this.controller.clientId === null;
+  }
+
   input(events: InputEvent[]): void {
     if (events.length > 0) this.conn.send({ t: 'input', rev: this.controller.rev, events });
   }

@@ -506,7 +506,9 @@ export class Server {
   private async view(session: ClientSession, tabId: string, a: Record<string, unknown>): Promise<unknown> {
     const tab = this.tabs.get(tabId);
     if (!tab) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
+    const previous = session.viewing;
     session.viewing = tabId;
+    if (previous && previous !== tabId) this.releaseControl(session, previous);
     this.d.registry.setMeta('last_viewed_tab', tabId);
     const deadline = Date.now() + VIEW_WAIT_MS;
     while (!tab.link && Date.now() < deadline) {
@@ -554,11 +556,16 @@ export class Server {
   }
 
   private handOverControl(gone: ClientSession): void {
-    for (const tab of this.tabs.values()) {
-      if (tab.state?.controller.clientId !== gone.id) continue;
-      const next = [...this.clients.values()].find((c) => c.viewing === tab.row.id);
-      if (next) void this.setController(tab, next.id);
-    }
+    for (const tab of this.tabs.values()) this.releaseControl(gone, tab.row.id);
+  }
+
+  /** A client that stops viewing a tab stops controlling it: control passes to another client
+   * viewing it, or to nobody, so the next client that types takes it. */
+  private releaseControl(session: ClientSession, tabId: string): void {
+    const tab = this.tabs.get(tabId);
+    if (!tab || tab.state?.controller.clientId !== session.id) return;
+    const next = [...this.clients.values()].find((c) => c !== session && c.id && c.viewing === tabId);
+    void this.setController(tab, next ? next.id : null);
   }
 
   private closeTab(tabId: string): unknown {

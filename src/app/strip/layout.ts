@@ -1,0 +1,255 @@
+// The tab strip's layout (SPEC §8 Chip, Mouse on the strip, Rename): a pure function from the
+// tabs and the pointer/editor state to positioned items on one row that never wraps, plus the
+// inverse questions the mouse asks (what is under column x, where would a drop at x land).
+import stringWidth from 'string-width';
+import { CHIP_MAX_COLUMNS, clip } from '../ui/chip.js';
+import { editorView, editorWidth } from './editor.js';
+import { glyphText, type Glyph } from './glyphs.js';
+
+export type StripTarget = { kind: 'chip'; tabId: string } | { kind: 'overflow' } | { kind: 'plus' };
+
+export interface StripTab {
+  id: string;
+  name: string;
+  glyph: Glyph;
+}
+
+export interface StripInput {
+  cols: number;
+  /** In strip order. */
+  tabs: readonly StripTab[];
+  viewed: string | null;
+  hovered: StripTarget | null;
+  /** While a chip is dragged: the drop marker goes before the tab at dropIndex (0..tabs.length). */
+  drag: { tabId: string; dropIndex: number } | null;
+  /** The inline editor replaces that tab's chip. `cursor` is a UTF-16 offset into `text`; the
+   *  error is the lead's to show as a notice, never in the strip. */
+  rename: { tabId: string; text: string; cursor: number; error: string | null } | null;
+  spinnerFrame: number;
+  /** Shown after `+` when there are no tabs (the lead passes the effective key binding). */
+  emptyHint?: string;
+}
+
+export type ChipRole = 'viewed' | 'hovered' | 'other';
+
+/** Every item's `text` is exactly `w` columns wide (string-width). */
+export type StripItem = { x: number; w: number; text: string } & (
+  | { kind: 'chip'; tabId: string; index: number; role: ChipRole; glyph: Glyph; glyphText: string }
+  | { kind: 'editor'; tabId: string; index: number }
+  | { kind: 'overflow'; hiddenTabIds: string[]; hovered: boolean }
+  | { kind: 'plus'; hovered: boolean }
+  | { kind: 'drop'; index: number }
+  | { kind: 'hint' }
+);
+
+export interface StripLayout {
+  cols: number;
+  tabCount: number;
+  /** Left to right, not overlapping; their widths never add up to more than cols. */
+  items: StripItem[];
+  /** Where the real cursor goes while the rename editor is shown. */
+  cursor: { x: number } | null;
+}
+
+export const DEFAULT_EMPTY_HINT = '  no tabs · Alt+A or + opens one';
+const PLUS_TEXT = ' + ';
+const OVERFLOW_TEXT = ' … ';
+const DROP_TEXT = '│';
+/** The smallest chip still worth pinning beside an overflow chip: a space, one character, `…`, a space. */
+const MIN_PINNED_COLUMNS = 4;
+const CONTROL = /\p{Cc}/gu;
+
+/** ` [glyph ]name `, at most `max` columns, the name clipped first. */
+function chipText(glyph: string, name: string, max: number): string {
+  const prefix = glyph ? ` ${glyph} ` : ' ';
+  const room = max - stringWidth(prefix) - 1;
+  if (room >= 1) return `${prefix}${clip(name, room)} `;
+  return fit(`${prefix}${name} `, max);
+}
+
+/** `text` clipped with `…` to at most `max` columns ('' when there is no room at all). */
+function fit(text: string, max: number): string {
+  return max <= 0 ? '' : clip(text, max);
+}
+
+interface Slot {
+  natural: number;
+  make(limit: number): { text: string; cursorX: number | null };
+}
+
+interface Fill {
+  /** Allotted columns per shown tab index. */
+  shown: Map<number, number>;
+  dropShown: boolean;
+  overflowShown: boolean;
+}
+
+export function layoutStrip(input: StripInput): StripLayout {
+  const cols = Math.max(0, Math.floor(input.cols));
+  const { tabs, rename } = input;
+  const items: StripItem[] = [];
+  let x = 0;
+  const push = (item: StripItem): void => {
+    items.push(item);
+    x += item.w;
+  };
+  const plusText = fit(PLUS_TEXT, cols).padEnd(Math.min(PLUS_TEXT.length, cols), ' ');
+  const plus = (): void => {
+    if (plusText) push({ kind: 'plus', x, w: stringWidth(plusText), text: plusText, hovered: input.hovered?.kind === 'plus' });
+  };
+
+  if (tabs.length === 0) {
+    plus();
+    const hint = fit(input.emptyHint ?? DEFAULT_EMPTY_HINT, cols - x);
+    if (hint) push({ kind: 'hint', x, w: stringWidth(hint), text: hint });
+    return { cols, tabCount: 0, items, cursor: null };
+  }
+
+  const frame = input.spinnerFrame;
+  const slots: Slot[] = tabs.map((tab) => {
+    if (rename && rename.tabId === tab.id) {
+      return {
+        natural: editorWidth(rename.text),
+        make: (limit) => editorView(rename.text, rename.cursor, limit),
+      };
+    }
+    const glyph = glyphText(tab.glyph, frame);
+    // Names are validated when committed; stripping controls here keeps any that slipped
+    // through from driving the terminal.
+    const name = tab.name.replace(CONTROL, '');
+    const natural = stringWidth(chipText(glyph, name, CHIP_MAX_COLUMNS));
+    return { natural, make: (limit) => ({ text: chipText(glyph, name, Math.min(limit, natural)), cursorX: null }) };
+  });
+
+  const room = cols - plusText.length;
+  const dropIndex = input.drag ? Math.max(0, Math.min(tabs.length, Math.floor(input.drag.dropIndex))) : -1;
+  const viewedIndex = tabs.findIndex((t) => t.id === input.viewed);
+  const renameIndex = rename ? tabs.findIndex((t) => t.id === rename.tabId) : -1;
+  const anchor = viewedIndex >= 0 ? viewedIndex : renameIndex >= 0 ? renameIndex : 0;
+  const fill = (reserveOverflow: boolean): Fill => fillSlots(slots, room, anchor, renameIndex, input.drag !== null, reserveOverflow);
+
+  let result: Fill;
+  const total = slots.reduce((sum, s) => sum + s.natural, 0) + (input.drag ? DROP_TEXT.length : 0);
+  if (total <= room) {
+    result = { shown: new Map(slots.map((s, i) => [i, s.natural])), dropShown: input.drag !== null, overflowShown: false };
+  } else {
+    result = fill(true);
+    if (result.shown.size === tabs.length) result = fill(false);
+  }
+
+  const hovered = input.hovered;
+  let cursor: { x: number } | null = null;
+  let dropPlaced = !result.dropShown;
+  const drop = (): void => {
+    push({ kind: 'drop', x, w: DROP_TEXT.length, text: DROP_TEXT, index: dropIndex });
+    dropPlaced = true;
+  };
+  const order = [...result.shown.keys()].sort((a, b) => a - b);
+  for (const i of order) {
+    if (!dropPlaced && i >= dropIndex) drop();
+    const tab = tabs[i];
+    const made = slots[i].make(result.shown.get(i) ?? 0);
+    const w = stringWidth(made.text);
+    if (w === 0) continue;
+    if (made.cursorX !== null) {
+      cursor = { x: x + made.cursorX };
+      push({ kind: 'editor', x, w, text: made.text, tabId: tab.id, index: i });
+      continue;
+    }
+    const glyph = glyphText(tab.glyph, frame);
+    const role: ChipRole =
+      i === viewedIndex ? 'viewed' : hovered?.kind === 'chip' && hovered.tabId === tab.id ? 'hovered' : 'other';
+    push({
+      kind: 'chip', x, w, text: made.text, tabId: tab.id, index: i, role, glyph: tab.glyph,
+      // A chip clipped to a few columns may have lost its glyph.
+      glyphText: glyph && made.text.startsWith(` ${glyph}`) ? glyph : '',
+    });
+  }
+  if (!dropPlaced) drop();
+  if (result.overflowShown) {
+    const hiddenTabIds = tabs.filter((_, i) => !result.shown.has(i)).map((t) => t.id);
+    push({ kind: 'overflow', x, w: OVERFLOW_TEXT.length, text: OVERFLOW_TEXT, hiddenTabIds, hovered: hovered?.kind === 'overflow' });
+  }
+  plus();
+  return { cols, tabCount: tabs.length, items, cursor };
+}
+
+/**
+ * Chooses which chips to show when they do not all fit, in priority order: the anchor (the
+ * viewed chip, clipped if it must be), the overflow chip, the drop marker, the rename editor,
+ * then the anchor's neighbours alternately right and left, each side stopping at the first
+ * chip that does not fit so that the shown chips stay next to the viewed one.
+ */
+function fillSlots(slots: Slot[], room: number, anchor: number, renameIndex: number, dragging: boolean, reserveOverflow: boolean): Fill {
+  const shown = new Map<number, number>();
+  const overflowShown = reserveOverflow && room >= OVERFLOW_TEXT.length + MIN_PINNED_COLUMNS;
+  if (overflowShown) room -= OVERFLOW_TEXT.length;
+  const take = (i: number, width: number): void => {
+    shown.set(i, width);
+    room -= width;
+  };
+  if (room > 0) take(anchor, Math.min(slots[anchor].natural, room));
+  const dropShown = dragging && room >= DROP_TEXT.length;
+  if (dropShown) room -= DROP_TEXT.length;
+  if (renameIndex >= 0 && renameIndex !== anchor && room > 0) take(renameIndex, Math.min(slots[renameIndex].natural, room));
+  let left = anchor - 1;
+  let right = anchor + 1;
+  let leftOpen = left >= 0;
+  let rightOpen = right < slots.length;
+  let goRight = true;
+  while (leftOpen || rightOpen) {
+    if (goRight ? rightOpen : !leftOpen) {
+      if (!shown.has(right)) {
+        if (slots[right].natural <= room) take(right, slots[right].natural);
+        else rightOpen = false;
+      }
+      right++;
+      if (right >= slots.length) rightOpen = false;
+    } else {
+      if (!shown.has(left)) {
+        if (slots[left].natural <= room) take(left, slots[left].natural);
+        else leftOpen = false;
+      }
+      left--;
+      if (left < 0) leftOpen = false;
+    }
+    goRight = !goRight;
+  }
+  return { shown, dropShown, overflowShown };
+}
+
+/** What the pointer is over at column x. */
+export function hitTest(layout: StripLayout, x: number): StripTarget | null {
+  const item = layout.items.find((it) => x >= it.x && x < it.x + it.w);
+  if (!item) return null;
+  switch (item.kind) {
+    case 'chip':
+    case 'editor':
+      return { kind: 'chip', tabId: item.tabId };
+    case 'overflow':
+      return { kind: 'overflow' };
+    case 'plus':
+      return { kind: 'plus' };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Where a chip dropped at column x lands, as an index into the current order (0..tabCount,
+ * "before the tab at that index"): the left half of a chip means before it, the right half
+ * after it; the drop marker keeps its index; anything right of the chips means the end.
+ */
+export function dropIndexAt(layout: StripLayout, x: number): number {
+  let first = -1;
+  for (const item of layout.items) {
+    if (item.kind === 'chip' || item.kind === 'editor') {
+      if (first < 0) first = item.index;
+      if (x < item.x + item.w) return x < item.x ? first : x < item.x + item.w / 2 ? item.index : item.index + 1;
+    } else if (item.kind === 'drop') {
+      if (first < 0) first = item.index;
+      if (x < item.x + item.w) return x < item.x ? first : item.index;
+    }
+  }
+  return layout.tabCount;
+}
