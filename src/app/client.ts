@@ -27,6 +27,9 @@ import type { SurfacePatch } from '../surface/types.js';
 /** Paints are coalesced within one event-loop turn, and at most one per this interval: the
  * holder already paces frames, so a short gap keeps a keystroke's echo off any timer. */
 const PAINT_INTERVAL_MS = 4;
+/** Keys typed while a tab's holder is (re)connecting are kept up to this size (SPEC §7: keys
+ * typed while a tab starts are queued in order up to a bound). */
+const PENDING_INPUT_BYTES = 64 * 1024;
 /** Between attempts to view a tab again after its holder connection closed. */
 const REBIND_RETRY_MS = 300;
 /** Rows the strip takes above the surface. */
@@ -75,6 +78,9 @@ class AttachClient {
   private readonly keymap: Keymap;
   /** A close waiting for Enter (stop) or Esc (cancel). */
   private pendingClose: string | null = null;
+  /** Keys typed while the viewed tab's holder connects, sent in order once it is there. */
+  private pendingInput: InputEvent[] = [];
+  private pendingInputBytes = 0;
   private viewed: string | null = null;
   private view: HolderView | null = null;
   private viewState: HolderState | null = null;
@@ -249,7 +255,10 @@ class AttachClient {
         },
         controller: () => {
           // Resize is desired state: the controller's size is (re)applied on every grant.
-          if (this.view === view && view.isController) view.resize(this.cols, this.surfaceRows());
+          if (this.view === view && view.isController) {
+            view.resize(this.cols, this.surfaceRows());
+            this.flushPendingInput();
+          }
         },
         rejected: (reason) => {
           if (reason === 'queue-full') this.addNotice('not accepting input');
@@ -263,6 +272,7 @@ class AttachClient {
       },
     );
     this.view = view;
+    if (view.isController) this.flushPendingInput();
     this.renderUi();
   }
 
@@ -405,7 +415,11 @@ class AttachClient {
   private sendInput(events: InputEvent[]): void {
     if (events.length === 0) return;
     const view = this.view;
-    if (!view) return;
+    if (!view) {
+      // The viewed tab's holder is (re)connecting: keep keys in order until it is there.
+      if (this.viewed !== null) this.queueInput(events);
+      return;
+    }
     if (this.viewState && this.viewState.lifecycle !== 'running') return;
     if (view.isController) return view.input(events);
     if (view.controllerFree) {
@@ -414,6 +428,24 @@ class AttachClient {
       return;
     }
     this.showReadOnly();
+  }
+
+  private queueInput(events: InputEvent[]): void {
+    const size = JSON.stringify(events).length;
+    if (this.pendingInputBytes + size > PENDING_INPUT_BYTES) {
+      this.addNotice('not accepting input');
+      return;
+    }
+    this.pendingInput.push(...events);
+    this.pendingInputBytes += size;
+  }
+
+  private flushPendingInput(): void {
+    if (this.pendingInput.length === 0 || !this.view) return;
+    const events = this.pendingInput;
+    this.pendingInput = [];
+    this.pendingInputBytes = 0;
+    this.sendInput(events);
   }
 
   private showReadOnly(): void {

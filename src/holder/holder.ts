@@ -84,6 +84,7 @@ export class Holder {
   private listener: net.Server | null = null;
   private terminating = false;
   private backlog = 0;
+  private slaveFd: number | null = null;
   private paused = false;
   private readonly holderKey: Buffer;
   private readonly ticketKey: Buffer;
@@ -173,6 +174,7 @@ export class Holder {
     }
     process.umask(own);
     const child = this.child;
+    this.holdSlave(child);
     this.childStart = procStartTime(child.pid);
     this.childSid = child.pid;
     this.lifecycle = 'running';
@@ -201,11 +203,38 @@ export class Holder {
         this.exit = { code: signal ? null : exitCode, signal: signal || null };
         this.log.info('child-exited', { code: exitCode, signal });
         this.child = null;
+        this.releaseSlave();
         this.frames.request();
         this.broadcastState();
       });
     });
     this.broadcastState();
+  }
+
+  /**
+   * Keeps the PTY's slave side open while the child runs. Linux answers a master read with EIO
+   * once the last slave descriptor closes, and can do so before the child's last output has been
+   * read (seen here on 6.x kernels under load): the tail of the screen was lost. With the slave
+   * held, the master never sees EIO; node-pty reports the exit after reading what is left.
+   */
+  private holdSlave(child: pty.IPty): void {
+    const name = (child as unknown as { ptsName?: string }).ptsName;
+    if (!name) return;
+    try {
+      this.slaveFd = fs.openSync(name, fs.constants.O_RDWR | fs.constants.O_NOCTTY);
+    } catch (err) {
+      this.log.warn('slave-open-failed', { code: errorCode(err) });
+    }
+  }
+
+  private releaseSlave(): void {
+    if (this.slaveFd === null) return;
+    try {
+      fs.closeSync(this.slaveFd);
+    } catch {
+      // Already closed.
+    }
+    this.slaveFd = null;
   }
 
   state(): HolderState {

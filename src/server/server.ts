@@ -218,9 +218,11 @@ export class Server {
         },
       });
       const start = procStartTime(spawned.pid);
-      if (!this.tabs.has(id) || tab.closing) {
-        // A spawn that completes after its tab was retired is killed before it is bound.
+      if (!this.tabs.has(id) || tab.closing || this.stopping) {
+        // A spawn that completes after its tab was retired (or the host stopped) is killed
+        // before it is bound.
         if (start) killVerified(spawned.pid, start);
+        if (spawned.childPid) killSession(spawned.childPid);
         return;
       }
       this.d.registry.updateTab(id, { holderPid: spawned.pid, holderStart: start, childPid: spawned.childPid }, { topology: false });
@@ -299,9 +301,7 @@ export class Server {
     // so a restart never leaves the previous incarnation's processes behind.
     const childPid = tab.state?.childPid;
     const childStart = tab.state?.childStart;
-    if (childPid && childStart && isSameProcess({ pid: childPid, startTime: childStart })) {
-      for (const p of listProcesses().filter((q) => q.sid === childPid)) killVerified(p.pid, p.startTime);
-    }
+    if (childPid && childStart && isSameProcess({ pid: childPid, startTime: childStart })) killSession(childPid);
     const now = Date.now();
     tab.holderRestarts = tab.holderRestarts.filter((t) => now - t < 60_000);
     if (tab.holderRestarts.length >= HOLDER_RESTARTS_PER_MINUTE) {
@@ -601,6 +601,8 @@ export class Server {
     this.stopping = true;
     this.broadcast({ t: 'hostStopping' });
     const tabs = [...this.tabs.values()];
+    // Spawns in flight end themselves once they see `stopping`; wait for them first.
+    await Promise.all(tabs.map((t) => t.starting?.catch(() => undefined)));
     await Promise.all(tabs.map((t) => this.retire(t)));
     for (const t of tabs) {
       // Kept as desired state: the next start restores the tab set (SPEC §9, host stop).
@@ -712,6 +714,11 @@ function existingDir(dir: string): string {
     // Fall through to the home directory.
   }
   return process.env.HOME ?? '/';
+}
+
+/** SIGKILLs every process in the session led by `sid` (a tab child's session), each verified. */
+function killSession(sid: number): void {
+  for (const p of listProcesses().filter((q) => q.sid === sid)) killVerified(p.pid, p.startTime);
 }
 
 function killVerified(pid: number, startTime: string): void {

@@ -1,6 +1,6 @@
 // The inline rename editor as the strip shows it: the text being edited in a chip that grows
 // with it up to a cap, scrolled so the cursor is always on screen (SPEC §8 Rename).
-import stringWidth from 'string-width';
+import { measure, textWidth } from './width.js';
 
 /** Long enough that most names up to the 64-character limit are seen whole while typing, yet
  *  short enough to leave room for the viewed chip and `+` on an 80-column terminal. */
@@ -8,8 +8,6 @@ export const EDITOR_MAX_COLUMNS = 40;
 
 /** An empty or short name still reads as a field to type into. */
 export const EDITOR_MIN_COLUMNS = 10;
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 export interface EditorView {
   /** Exactly the requested width in columns: a space, the visible text, spaces. */
@@ -21,7 +19,7 @@ export interface EditorView {
 /** The width the editor asks for: the text plus a space either side (the right one holds the
  *  cursor when it is at the end), between the minimum and the cap. */
 export function editorWidth(text: string): number {
-  return Math.min(EDITOR_MAX_COLUMNS, Math.max(EDITOR_MIN_COLUMNS, stringWidth(text) + 2));
+  return Math.min(EDITOR_MAX_COLUMNS, Math.max(EDITOR_MIN_COLUMNS, textWidth(text) + 2));
 }
 
 /**
@@ -34,15 +32,16 @@ export function editorView(text: string, cursor: number, width: number): EditorV
   if (width <= 0) return { text: '', cursorX: 0 };
   if (width === 1) return { text: ' ', cursorX: 0 };
   const room = width - 2;
-  const parts: string[] = [];
-  // widthBefore[i]: columns taken by graphemes [0, i).
+  const { graphemes: parts, widths } = measure(text);
+  const at = Math.max(0, Math.min(text.length, cursor));
+  // widthBefore[i]: columns taken by graphemes [0, i); cursorIndex: graphemes wholly before `at`.
   const widthBefore: number[] = [0];
   let cursorIndex = 0;
-  const at = Math.max(0, Math.min(text.length, cursor));
-  for (const { segment, index } of segmenter.segment(text)) {
-    if (index + segment.length <= at) cursorIndex = parts.length + 1;
-    parts.push(segment);
-    widthBefore.push(widthBefore[widthBefore.length - 1] + stringWidth(segment));
+  let offset = 0;
+  for (let i = 0; i < parts.length; i++) {
+    offset += parts[i].length;
+    if (offset <= at) cursorIndex = i + 1;
+    widthBefore.push(widthBefore[i] + widths[i]);
   }
   // The columns from `start` up to and including the grapheme under the cursor (at the end of
   // the text the cursor sits on the trailing space, outside `room`).

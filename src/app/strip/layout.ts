@@ -1,10 +1,10 @@
 // The tab strip's layout (SPEC §8 Chip, Mouse on the strip, Rename): a pure function from the
 // tabs and the pointer/editor state to positioned items on one row that never wraps, plus the
 // inverse questions the mouse asks (what is under column x, where would a drop at x land).
-import stringWidth from 'string-width';
-import { CHIP_MAX_COLUMNS, clip } from '../ui/chip.js';
+import { CHIP_MAX_COLUMNS } from '../ui/chip.js';
 import { editorView, editorWidth } from './editor.js';
 import { glyphText, type Glyph } from './glyphs.js';
+import { clipToWidth, textWidth } from './width.js';
 
 export type StripTarget = { kind: 'chip'; tabId: string } | { kind: 'overflow' } | { kind: 'plus' };
 
@@ -34,6 +34,8 @@ export type ChipRole = 'viewed' | 'hovered' | 'other';
 
 /** Every item's `text` is exactly `w` columns wide (string-width). */
 export type StripItem = { x: number; w: number; text: string } & (
+  /** glyphText is '' when the chip has no glyph or was clipped too narrow to keep it; otherwise
+   *  the text is a space, the glyph, then the rest. */
   | { kind: 'chip'; tabId: string; index: number; role: ChipRole; glyph: Glyph; glyphText: string }
   | { kind: 'editor'; tabId: string; index: number }
   | { kind: 'overflow'; hiddenTabIds: string[]; hovered: boolean }
@@ -59,22 +61,26 @@ const DROP_TEXT = '│';
 const MIN_PINNED_COLUMNS = 4;
 const CONTROL = /\p{Cc}/gu;
 
-/** ` [glyph ]name `, at most `max` columns, the name clipped first. */
-function chipText(glyph: string, name: string, max: number): string {
+/**
+ * ` [glyph ]name `, at most `max` columns. The name is clipped first; when even a character of
+ * it would not fit, the glyph goes, then the padding, because the name is what identifies a tab.
+ */
+function chipText(glyph: string, name: string, max: number): { text: string; withGlyph: boolean } {
+  const enough = Math.min(2, textWidth(name));
   const prefix = glyph ? ` ${glyph} ` : ' ';
-  const room = max - stringWidth(prefix) - 1;
-  if (room >= 1) return `${prefix}${clip(name, room)} `;
-  return fit(`${prefix}${name} `, max);
-}
-
-/** `text` clipped with `…` to at most `max` columns ('' when there is no room at all). */
-function fit(text: string, max: number): string {
-  return max <= 0 ? '' : clip(text, max);
+  const room = max - textWidth(prefix) - 1;
+  if (room >= enough) return { text: `${prefix}${clipToWidth(name, room)} `, withGlyph: glyph !== '' };
+  if (max - 2 >= enough) return { text: ` ${clipToWidth(name, max - 2)} `, withGlyph: false };
+  const bare = clipToWidth(name, max);
+  // A name of no width (say, a lone joiner) still gets a column, so the chip stays clickable.
+  return { text: textWidth(bare) > 0 || max <= 0 ? bare : ' ', withGlyph: false };
 }
 
 interface Slot {
   natural: number;
-  make(limit: number): { text: string; cursorX: number | null };
+  /** The item's text within `limit` columns; cursorX only for the editor, glyph only for a chip
+   *  that kept its glyph. */
+  make(limit: number): { text: string; cursorX: number | null; glyph: string };
 }
 
 interface Fill {
@@ -93,15 +99,16 @@ export function layoutStrip(input: StripInput): StripLayout {
     items.push(item);
     x += item.w;
   };
-  const plusText = fit(PLUS_TEXT, cols).padEnd(Math.min(PLUS_TEXT.length, cols), ' ');
+  // Below three columns the plus chip loses its padding before anything else is given room.
+  const plusText = cols >= PLUS_TEXT.length ? PLUS_TEXT : cols > 0 ? '+'.padEnd(cols, ' ') : '';
   const plus = (): void => {
-    if (plusText) push({ kind: 'plus', x, w: stringWidth(plusText), text: plusText, hovered: input.hovered?.kind === 'plus' });
+    if (plusText) push({ kind: 'plus', x, w: textWidth(plusText), text: plusText, hovered: input.hovered?.kind === 'plus' });
   };
 
   if (tabs.length === 0) {
     plus();
-    const hint = fit(input.emptyHint ?? DEFAULT_EMPTY_HINT, cols - x);
-    if (hint) push({ kind: 'hint', x, w: stringWidth(hint), text: hint });
+    const hint = clipToWidth(input.emptyHint ?? DEFAULT_EMPTY_HINT, cols - x);
+    if (hint) push({ kind: 'hint', x, w: textWidth(hint), text: hint });
     return { cols, tabCount: 0, items, cursor: null };
   }
 
@@ -110,15 +117,21 @@ export function layoutStrip(input: StripInput): StripLayout {
     if (rename && rename.tabId === tab.id) {
       return {
         natural: editorWidth(rename.text),
-        make: (limit) => editorView(rename.text, rename.cursor, limit),
+        make: (limit) => ({ ...editorView(rename.text, rename.cursor, limit), glyph: '' }),
       };
     }
     const glyph = glyphText(tab.glyph, frame);
     // Names are validated when committed; stripping controls here keeps any that slipped
     // through from driving the terminal.
     const name = tab.name.replace(CONTROL, '');
-    const natural = stringWidth(chipText(glyph, name, CHIP_MAX_COLUMNS));
-    return { natural, make: (limit) => ({ text: chipText(glyph, name, Math.min(limit, natural)), cursorX: null }) };
+    const natural = textWidth(chipText(glyph, name, CHIP_MAX_COLUMNS).text);
+    return {
+      natural,
+      make: (limit) => {
+        const chip = chipText(glyph, name, Math.min(limit, natural));
+        return { text: chip.text, cursorX: null, glyph: chip.withGlyph ? glyph : '' };
+      },
+    };
   });
 
   const room = cols - plusText.length;
@@ -149,20 +162,17 @@ export function layoutStrip(input: StripInput): StripLayout {
     if (!dropPlaced && i >= dropIndex) drop();
     const tab = tabs[i];
     const made = slots[i].make(result.shown.get(i) ?? 0);
-    const w = stringWidth(made.text);
+    const w = textWidth(made.text);
     if (w === 0) continue;
     if (made.cursorX !== null) {
       cursor = { x: x + made.cursorX };
       push({ kind: 'editor', x, w, text: made.text, tabId: tab.id, index: i });
       continue;
     }
-    const glyph = glyphText(tab.glyph, frame);
     const role: ChipRole =
       i === viewedIndex ? 'viewed' : hovered?.kind === 'chip' && hovered.tabId === tab.id ? 'hovered' : 'other';
     push({
-      kind: 'chip', x, w, text: made.text, tabId: tab.id, index: i, role, glyph: tab.glyph,
-      // A chip clipped to a few columns may have lost its glyph.
-      glyphText: glyph && made.text.startsWith(` ${glyph}`) ? glyph : '',
+      kind: 'chip', x, w, text: made.text, tabId: tab.id, index: i, role, glyph: tab.glyph, glyphText: made.glyph,
     });
   }
   if (!dropPlaced) drop();
@@ -241,15 +251,11 @@ export function hitTest(layout: StripLayout, x: number): StripTarget | null {
  * after it; the drop marker keeps its index; anything right of the chips means the end.
  */
 export function dropIndexAt(layout: StripLayout, x: number): number {
-  let first = -1;
   for (const item of layout.items) {
-    if (item.kind === 'chip' || item.kind === 'editor') {
-      if (first < 0) first = item.index;
-      if (x < item.x + item.w) return x < item.x ? first : x < item.x + item.w / 2 ? item.index : item.index + 1;
-    } else if (item.kind === 'drop') {
-      if (first < 0) first = item.index;
-      if (x < item.x + item.w) return x < item.x ? first : item.index;
-    }
+    if (x >= item.x + item.w) continue;
+    if (item.kind === 'chip' || item.kind === 'editor') return x < item.x + item.w / 2 ? item.index : item.index + 1;
+    if (item.kind === 'drop') return item.index;
+    break;
   }
   return layout.tabCount;
 }
