@@ -20,7 +20,9 @@ import { matchAction, type Keymap } from '../keymap/keys.js';
 import type { ActionId } from '../keymap/actions.js';
 import { loadKeymap } from './keybindings.js';
 import { stepTab, jumpTab, moveIndex } from './navigation.js';
-import { clip } from './ui/chip.js';
+import { fitEnd } from './overlays/text.js';
+import { layoutStrip, hitTest, type StripLayout, type StripTarget } from './strip/layout.js';
+import { glyphFor } from './ui/chip.js';
 import type { InkLayer } from './inkLayer.js';
 import type { SurfacePatch } from '../surface/types.js';
 
@@ -78,6 +80,8 @@ class AttachClient {
   private readonly keymap: Keymap;
   /** A close waiting for Enter (stop) or Esc (cancel). */
   private pendingClose: string | null = null;
+  private strip: StripLayout | null = null;
+  private hovered: StripTarget | null = null;
   /** Keys typed while the viewed tab's holder connects, sent in order once it is there. */
   private pendingInput: InputEvent[] = [];
   private pendingInputBytes = 0;
@@ -327,9 +331,14 @@ class AttachClient {
           void this.runAction(action);
           continue;
         }
+        if (ev.k === 'mouse' && ev.y < STRIP_ROWS) {
+          this.onStripMouse(ev);
+          continue;
+        }
         if (ev.k === 'mouse') {
+          if (this.hovered) this.setHovered(null);
           const modes = this.lastSurface?.modes;
-          if (!modes || modes.mouse === 'none' || ev.y < STRIP_ROWS) continue;
+          if (!modes || modes.mouse === 'none') continue;
           forward.push({ ...ev, y: ev.y - STRIP_ROWS });
           continue;
         }
@@ -337,6 +346,25 @@ class AttachClient {
       }
     }
     this.sendInput(forward);
+  }
+
+  /** Mouse on the strip (SPEC §8): hover highlights, a left click views a chip, `+` creates. */
+  private onStripMouse(ev: Extract<InputEvent, { k: 'mouse' }>): void {
+    const target = this.strip ? hitTest(this.strip, ev.x) : null;
+    if (ev.action === 'move') {
+      this.setHovered(target);
+      return;
+    }
+    if (ev.action !== 'press' || ev.button !== 'left' || !target) return;
+    if (target.kind === 'chip') this.switchTo(target.tabId);
+    else if (target.kind === 'plus') void this.runAction('newTab');
+  }
+
+  private setHovered(target: StripTarget | null): void {
+    const same = JSON.stringify(target) === JSON.stringify(this.hovered);
+    if (same) return;
+    this.hovered = target;
+    this.renderUi();
   }
 
   private order(): string[] {
@@ -396,7 +424,7 @@ class AttachClient {
     const { busy } = await this.server.request<{ busy: boolean }>('busy', { tabId: tab.id });
     if (busy) {
       this.pendingClose = tab.id;
-      this.persistentNotice = `Stop "${clip(tab.name, 40)}"? Enter stop · Esc cancel`;
+      this.persistentNotice = `Stop "${fitEnd(tab.name, 40)}"? Enter stop · Esc cancel`;
       this.renderUi();
       return;
     }
@@ -479,7 +507,16 @@ class AttachClient {
       ...this.notices.map((n) => n.text),
       ...this.exitNotice(),
     ];
-    return { cols: this.cols, tabs: this.tabs, viewed: this.viewed, notices };
+    this.strip = layoutStrip({
+      cols: this.cols,
+      tabs: this.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphFor(t) })),
+      viewed: this.viewed,
+      hovered: this.hovered,
+      drag: null,
+      rename: null,
+      spinnerFrame: 0,
+    });
+    return { cols: this.cols, strip: this.strip, theme: this.opts.config.theme, notices };
   }
 
   private exitNotice(): string[] {

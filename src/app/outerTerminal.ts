@@ -6,6 +6,7 @@ const MODES: ReadonlyArray<{ on: string; off: string }> = [
   { on: '\x1b[?1049h', off: '\x1b[?1049l' }, // alternate screen
   { on: '\x1b[?1000h', off: '\x1b[?1000l' }, // mouse clicks
   { on: '\x1b[?1002h', off: '\x1b[?1002l' }, // mouse drags
+  { on: '\x1b[?1003h', off: '\x1b[?1003l' }, // all motion: hovering a chip highlights it
   { on: '\x1b[?1006h', off: '\x1b[?1006l' }, // SGR mouse encoding
   { on: '\x1b[?2004h', off: '\x1b[?2004l' }, // bracketed paste
   { on: '\x1b[?1004h', off: '\x1b[?1004l' }, // focus reports
@@ -22,7 +23,7 @@ export const RESTORE_SEQUENCE =
     .reverse()
     .map((m) => m.off)
     .join('') +
-  '\x1b[?1003l\x1b[?1005l\x1b[?1015l';
+  '\x1b[?1005l\x1b[?1015l';
 
 export class OuterTerminal {
   private entered = false;

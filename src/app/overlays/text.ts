@@ -1,14 +1,14 @@
 // Fitting text into a number of columns by display width, clipping at grapheme boundaries so
 // CJK, emoji and combining marks are never cut in half.
 import stringWidth from 'string-width';
-import { clip } from '../ui/chip.js';
+import { clipToWidth } from '../strip/width.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** `text` clipped with a trailing `…` to at most `width` columns. */
 export function fitEnd(text: string, width: number): string {
   if (width <= 0) return '';
-  return clip(text, width);
+  return clipToWidth(text, width);
 }
 
 /** `text` clipped with a leading `…` to at most `width` columns: for paths, whose end says most. */

@@ -1,10 +1,12 @@
 // The tab strip's layout (SPEC §8 Chip, Mouse on the strip, Rename): a pure function from the
 // tabs and the pointer/editor state to positioned items on one row that never wraps, plus the
 // inverse questions the mouse asks (what is under column x, where would a drop at x land).
-import { CHIP_MAX_COLUMNS } from '../ui/chip.js';
 import { editorView, editorWidth } from './editor.js';
 import { glyphText, type Glyph } from './glyphs.js';
 import { clipToWidth, textWidth } from './width.js';
+
+/** Chips are at most 20 columns wide, so a strip of several stays readable (SPEC §8). */
+export const CHIP_MAX_COLUMNS = 20;
 
 export type StripTarget = { kind: 'chip'; tabId: string } | { kind: 'overflow' } | { kind: 'plus' };
 

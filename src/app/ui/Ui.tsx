@@ -2,32 +2,23 @@
 // content never goes through these components (SPEC §8).
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { TabInfo } from '../../protocol/messages.js';
-import { chipLabel } from './chip.js';
+import type { Theme } from '../../config.js';
+import type { StripLayout } from '../strip/layout.js';
+import { Strip } from './Strip.js';
 
 export interface UiProps {
   cols: number;
-  tabs: TabInfo[];
-  viewed: string | null;
+  strip: StripLayout;
+  theme: Theme;
   notices: string[];
 }
 
-export function Ui({ cols, tabs, viewed, notices }: UiProps): React.ReactElement {
+export function Ui({ cols, strip, theme, notices }: UiProps): React.ReactElement {
   return (
     <Box flexDirection="column" width={cols}>
-      <Box width={cols} height={1} overflow="hidden">
-        {tabs.map((tab) => (
-          <Text key={tab.id} {...(tab.id === viewed ? { backgroundColor: 'blue', color: 'whiteBright', bold: true } : { backgroundColor: 'gray', color: 'black' })}>
-            {chipLabel(tab)}
-          </Text>
-        ))}
-        <Text backgroundColor="gray" color="black">
-          {' + '}
-        </Text>
-        {tabs.length === 0 ? <Text dimColor>{'  no tabs · Alt+A or + opens one'}</Text> : null}
-      </Box>
+      <Strip layout={strip} theme={theme} />
       {notices.map((n, i) => (
-        <Text key={i} backgroundColor="yellow" color="black">
+        <Text key={i} backgroundColor={theme.notice} color="black">
           {` ${n} `}
         </Text>
       ))}

@@ -1,44 +1,19 @@
-// A chip's label: ` [glyph ]name `, clipped to the chip width by display width (SPEC §8).
-import stringWidth from 'string-width';
+// Which glyph a tab's chip shows (SPEC §8), from structured state only: lifecycle for now;
+// the agent bridge adds working, needs-input and done.
 import type { TabInfo } from '../../protocol/messages.js';
+import type { Glyph } from '../strip/glyphs.js';
 
-/** Chips are at most 20 columns wide, so a strip of several stays readable. */
-export const CHIP_MAX_COLUMNS = 20;
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-export function glyphFor(tab: TabInfo): string {
+export function glyphFor(tab: TabInfo): Glyph {
   switch (tab.lifecycle) {
     case 'starting':
-      return '…';
+      return 'starting';
     case 'failed':
-      return '✗';
+      return 'error';
     case 'exited':
-      return tab.exit && tab.exit.code === 0 ? '' : '✗';
+      return tab.exit && tab.exit.code === 0 && !tab.exit.signal ? 'none' : 'error';
     case 'suspended':
-      return '◌';
+      return 'suspended';
     default:
-      return '';
+      return 'none';
   }
-}
-
-export function chipLabel(tab: TabInfo): string {
-  const glyph = glyphFor(tab);
-  const prefix = glyph ? ` ${glyph} ` : ' ';
-  const room = CHIP_MAX_COLUMNS - stringWidth(prefix) - 1;
-  return `${prefix}${clip(tab.name, room)} `;
-}
-
-/** Clips at a grapheme boundary so that the result plus `…` fits `width` columns. */
-export function clip(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let out = '';
-  let used = 0;
-  for (const { segment } of segmenter.segment(text)) {
-    const w = stringWidth(segment);
-    if (used + w > width - 1) break;
-    out += segment;
-    used += w;
-  }
-  return out + '…';
 }
