@@ -23,6 +23,15 @@ import { stepTab, jumpTab, moveIndex } from './navigation.js';
 import { fitEnd } from './overlays/text.js';
 import { layoutStrip, hitTest, type StripLayout, type StripTarget } from './strip/layout.js';
 import { glyphFor } from './ui/chip.js';
+import { overlaySize, hotkeysPageRows, type Overlay } from './ui/overlayLayout.js';
+import { editPrompt, OPEN_PROMPT } from './overlays/prompt.js';
+import { movePicker, openPicker, type PickerTab } from './overlays/picker.js';
+import { confirmKey } from './overlays/confirm.js';
+import { scrollHotkeys, openHotkeys } from './overlays/hotkeys.js';
+import { moveMenu, chipMenu, tabsMenu } from './overlays/menu.js';
+import { editRename, startRename, type RenameState } from './overlays/names.js';
+import { cursorOffset } from './overlays/lineEditor.js';
+import type { Command } from './overlays/commands.js';
 import type { InkLayer } from './inkLayer.js';
 import type { SurfacePatch } from '../surface/types.js';
 
@@ -34,6 +43,8 @@ const PAINT_INTERVAL_MS = 4;
 const PENDING_INPUT_BYTES = 64 * 1024;
 /** Between attempts to view a tab again after its holder connection closed. */
 const REBIND_RETRY_MS = 300;
+/** Overlays open one row below the strip, so the chip they concern stays in sight. */
+const OVERLAY_TOP_GAP = 1;
 /** Rows the strip takes above the surface. */
 const STRIP_ROWS = 1;
 /** How long a transient notice stays up. */
@@ -78,9 +89,11 @@ class AttachClient {
   /** The topology revision this client last saw; mutations carry it (SPEC §6). */
   private rev = 0;
   private readonly keymap: Keymap;
-  /** A close waiting for Enter (stop) or Esc (cancel). */
-  private pendingClose: string | null = null;
   private strip: StripLayout | null = null;
+  private overlay: Overlay | null = null;
+  /** The tab a chip menu (right click) acts on. */
+  private menuTab: string | null = null;
+  private rename: RenameState | null = null;
   private hovered: StripTarget | null = null;
   /** Keys typed while the viewed tab's holder connects, sent in order once it is there. */
   private pendingInput: InputEvent[] = [];
@@ -309,8 +322,9 @@ class AttachClient {
     const forward: InputEvent[] = [];
     for (const token of tokens) {
       for (const ev of tokenToEvents(token)) {
-        if (this.pendingClose !== null) {
-          this.answerClose(ev);
+        if ((this.overlay || this.rename) && ev.k !== 'mouse') {
+          this.sendInput(forward.splice(0));
+          this.onOverlayKey(ev);
           continue;
         }
         const action = matchAction(ev, this.keymap);
@@ -337,6 +351,11 @@ class AttachClient {
         }
         if (ev.k === 'mouse') {
           if (this.hovered) this.setHovered(null);
+          if (ev.action === 'press' && (this.overlay || this.rename)) {
+            this.rename = null;
+            this.openOverlay(null);
+            continue;
+          }
           const modes = this.lastSurface?.modes;
           if (!modes || modes.mouse === 'none') continue;
           forward.push({ ...ev, y: ev.y - STRIP_ROWS });
@@ -355,9 +374,22 @@ class AttachClient {
       this.setHovered(target);
       return;
     }
-    if (ev.action !== 'press' || ev.button !== 'left' || !target) return;
+    if (ev.action !== 'press') return;
+    // A click elsewhere cancels an open editor or overlay.
+    if (this.rename && !(target?.kind === 'chip' && target.tabId === this.rename.tabId)) this.rename = null;
+    if (this.overlay) this.openOverlay(null);
+    if (!target) return this.renderUi();
+    if (ev.button === 'right' && target.kind === 'chip') {
+      this.menuTab = target.tabId;
+      return this.openOverlay({ kind: 'menu', state: chipMenu() });
+    }
+    if (ev.button !== 'left') return;
     if (target.kind === 'chip') this.switchTo(target.tabId);
     else if (target.kind === 'plus') void this.runAction('newTab');
+    else if (target.kind === 'overflow') {
+      this.menuTab = null;
+      this.openOverlay({ kind: 'menu', state: tabsMenu(this.tabs.map((t) => ({ id: t.id, name: t.name })), this.viewed) });
+    }
   }
 
   private setHovered(target: StripTarget | null): void {
@@ -386,13 +418,16 @@ class AttachClient {
           return;
         }
         case 'closeTab':
-          return await this.closeViewed();
+          return await this.closeTab(this.viewed);
         case 'takeControl':
           if (this.viewed) await this.server.request('claim', { tabId: this.viewed, force: true });
           return;
         case 'rename':
+          return this.startRenaming(this.viewed);
         case 'tabsPicker':
+          return this.openOverlay({ kind: 'picker', state: openPicker(this.pickerTabs(), this.viewed) });
         case 'commandPrompt':
+          return this.openOverlay({ kind: 'prompt', state: OPEN_PROMPT });
         case 'copyMode':
           this.addNotice('not available in this version yet');
           return;
@@ -417,27 +452,127 @@ class AttachClient {
     void this.viewTab(tabId).catch((err) => this.addNotice(err instanceof ServerError ? err.message : 'That tab cannot be viewed.'));
   }
 
-  /** Alt+W: a busy tab asks first (SPEC §8). */
-  private async closeViewed(): Promise<void> {
-    const tab = this.tabs.find((t) => t.id === this.viewed);
+  /** Alt+W, /close, the chip menu's Close: a busy tab asks first (SPEC §8). */
+  private async closeTab(tabId: string | null): Promise<void> {
+    const tab = this.tabs.find((t) => t.id === tabId);
     if (!tab) return;
     const { busy } = await this.server.request<{ busy: boolean }>('busy', { tabId: tab.id });
-    if (busy) {
-      this.pendingClose = tab.id;
-      this.persistentNotice = `Stop "${fitEnd(tab.name, 40)}"? Enter stop · Esc cancel`;
+    if (busy) return this.openOverlay({ kind: 'confirm', state: { kind: 'closeTab', tabId: tab.id, name: tab.name } });
+    await this.server.request('close', { tabId: tab.id, expectedRev: this.rev });
+  }
+
+  /** /quit-all: stop every tab (asking first when any is busy), then detach. */
+  private async quitAll(confirmed: boolean): Promise<void> {
+    if (!confirmed) {
+      const busy = await Promise.all(this.tabs.map((t) => this.server.request<{ busy: boolean }>('busy', { tabId: t.id })));
+      if (busy.some((b) => b.busy)) return this.openOverlay({ kind: 'confirm', state: { kind: 'quitAll', count: this.tabs.length } });
+    }
+    for (const t of [...this.tabs]) await this.server.request('close', { tabId: t.id }).catch(() => undefined);
+    this.finish(0, '\x1b[2mevery tab was stopped\x1b[0m');
+  }
+
+  private openOverlay(overlay: Overlay | null): void {
+    this.overlay = overlay;
+    this.renderUi();
+  }
+
+  private onOverlayKey(ev: InputEvent): void {
+    if (this.rename) {
+      const r = editRename(this.rename, ev);
+      this.rename = r.action.kind === 'none' ? r.state : null;
+      if (r.action.kind === 'commit') {
+        const { tabId, name } = r.action;
+        void this.server.request('rename', { tabId, name, expectedRev: this.rev }).catch((err) => this.addNotice(err instanceof ServerError ? err.message : 'The tab was not renamed.'));
+      }
       this.renderUi();
       return;
     }
-    await this.server.request('close', { tabId: tab.id });
+    const overlay = this.overlay;
+    if (!overlay) return;
+    switch (overlay.kind) {
+      case 'prompt': {
+        const r = editPrompt(overlay.state, ev);
+        if (r.action.kind === 'none') return this.openOverlay({ kind: 'prompt', state: r.state });
+        this.openOverlay(null);
+        if (r.action.kind === 'run') void this.runCommand(r.action.command);
+        return;
+      }
+      case 'picker': {
+        const r = movePicker(overlay.state, ev);
+        if (r.action.kind === 'none') return this.openOverlay({ kind: 'picker', state: r.state });
+        this.openOverlay(null);
+        if (r.action.kind === 'view') this.switchTo(r.action.tabId);
+        return;
+      }
+      case 'confirm': {
+        const answer = confirmKey(ev);
+        if (answer === 'none') return;
+        this.openOverlay(null);
+        if (answer === 'cancel') return;
+        const state = overlay.state;
+        if (state.kind === 'closeTab') void this.server.request('close', { tabId: state.tabId }).catch(() => this.addNotice('The tab could not be closed.'));
+        else void this.quitAll(true);
+        return;
+      }
+      case 'hotkeys': {
+        const r = scrollHotkeys(overlay.state, ev, hotkeysPageRows(overlay.state, this.cols, this.surfaceRows()));
+        return this.openOverlay(r.action === 'close' ? null : { kind: 'hotkeys', state: r.state });
+      }
+      case 'menu': {
+        const r = moveMenu(overlay.state, ev);
+        if (r.action.kind === 'none') return this.openOverlay({ kind: 'menu', state: r.state });
+        this.openOverlay(null);
+        if (r.action.kind === 'select') this.onMenuSelect(r.action.id);
+        return;
+      }
+    }
   }
 
-  private answerClose(ev: InputEvent): void {
-    const id = this.pendingClose;
-    if (ev.k !== 'key' || (ev.key !== 'enter' && ev.key !== 'escape')) return;
-    this.pendingClose = null;
-    this.persistentNotice = this.reconnecting ? 'reconnecting…' : null;
+  private onMenuSelect(id: string): void {
+    const tabId = this.menuTab;
+    this.menuTab = null;
+    if (tabId === null) return this.switchTo(id); // the overflow menu lists tabs by id
+    if (id === 'rename') this.startRenaming(tabId);
+    else if (id === 'close') void this.closeTab(tabId).catch(() => this.addNotice('The tab could not be closed.'));
+  }
+
+  private startRenaming(tabId: string | null): void {
+    const tab = this.tabs.find((t) => t.id === tabId);
+    if (!tab) return;
+    this.rename = startRename(tab.id, tab.name);
     this.renderUi();
-    if (ev.key === 'enter' && id) void this.server.request('close', { tabId: id }).catch(() => this.addNotice('The tab could not be closed.'));
+  }
+
+  private pickerTabs(): PickerTab[] {
+    return this.tabs.map((t) => ({ id: t.id, name: t.name, glyph: '', status: t.lifecycle, cwd: t.cwd }));
+  }
+
+  private async runCommand(command: Command): Promise<void> {
+    try {
+      switch (command.name) {
+        case 'tabs':
+          return this.openOverlay({ kind: 'picker', state: openPicker(this.pickerTabs(), this.viewed) });
+        case 'new-tab': {
+          const { tabId } = await this.server.request<{ tabId: string }>('create', { ...this.createArgs(), name: command.arg ?? undefined });
+          return await this.viewTab(tabId);
+        }
+        case 'name':
+          if (this.viewed) await this.server.request('rename', { tabId: this.viewed, name: command.arg, expectedRev: this.rev });
+          return;
+        case 'close':
+          return await this.closeTab(this.viewed);
+        case 'sleep':
+          return this.addNotice('sleep is not available in this version yet');
+        case 'quit':
+          return this.detachClient();
+        case 'quit-all':
+          return await this.quitAll(false);
+        case 'hotkeys':
+          return this.openOverlay({ kind: 'hotkeys', state: openHotkeys(this.keymap) });
+      }
+    } catch (err) {
+      this.addNotice(err instanceof ServerError ? err.message : 'That command did not work.');
+    }
   }
 
   private sendInput(events: InputEvent[]): void {
@@ -513,10 +648,11 @@ class AttachClient {
       viewed: this.viewed,
       hovered: this.hovered,
       drag: null,
-      rename: null,
+      rename: this.rename ? { tabId: this.rename.tabId, text: this.rename.text, cursor: cursorOffset(this.rename), error: this.rename.error } : null,
       spinnerFrame: 0,
     });
-    return { cols: this.cols, strip: this.strip, theme: this.opts.config.theme, notices };
+    if (this.rename?.error) notices.unshift(this.rename.error);
+    return { cols: this.cols, strip: this.strip, theme: this.opts.config.theme, notices, overlay: this.overlay, surfaceRows: this.surfaceRows() };
   }
 
   private exitNotice(): string[] {
@@ -533,7 +669,18 @@ class AttachClient {
   private onInkFrame(frame: string): void {
     const lines = frame.split('\n');
     this.compositor.setLayer('strip', { x: 0, y: 0, w: this.cols, h: STRIP_ROWS }, ansiToCells(lines.slice(0, STRIP_ROWS).join('\n'), this.cols, STRIP_ROWS));
-    const noticeLines = lines.slice(STRIP_ROWS).filter((l) => l.length > 0);
+    let next = STRIP_ROWS;
+    if (this.overlay) {
+      const { w, h } = overlaySize(this.overlay, this.cols, this.surfaceRows());
+      const box = lines.slice(next, next + h);
+      next += h;
+      const cells = new CellGrid(Math.max(1, w), Math.max(1, h));
+      cells.blit(ansiToCells(box.join('\n'), this.cols, Math.max(1, h)), 0, 0, w, h, 0, 0);
+      this.compositor.setLayer('overlay', { x: Math.max(0, Math.floor((this.cols - w) / 2)), y: STRIP_ROWS + OVERLAY_TOP_GAP, w, h }, cells);
+    } else {
+      this.compositor.setLayer('overlay', null);
+    }
+    const noticeLines = lines.slice(next).filter((l) => l.length > 0);
     const all = ansiToCells(noticeLines.join('\n'), this.cols, Math.max(1, noticeLines.length));
     const width = noticeLines.length > 0 ? usedWidth(all) : 0;
     if (width > 0) {

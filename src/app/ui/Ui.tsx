@@ -5,18 +5,43 @@ import { Box, Text } from 'ink';
 import type { Theme } from '../../config.js';
 import type { StripLayout } from '../strip/layout.js';
 import { Strip } from './Strip.js';
+import type { Overlay } from './overlayLayout.js';
+import { Menu } from './Menu.js';
+import { Picker } from './Picker.js';
+import { Prompt } from './Prompt.js';
+import { Confirm } from './Confirm.js';
+import { Hotkeys } from './Hotkeys.js';
 
 export interface UiProps {
   cols: number;
   strip: StripLayout;
   theme: Theme;
   notices: string[];
+  /** The open overlay, drawn right under the strip; the client places its rectangle. */
+  overlay: Overlay | null;
+  surfaceRows: number;
 }
 
-export function Ui({ cols, strip, theme, notices }: UiProps): React.ReactElement {
+function OverlayView({ overlay, cols, rows }: { overlay: Overlay; cols: number; rows: number }): React.ReactElement | null {
+  switch (overlay.kind) {
+    case 'menu':
+      return <Menu state={overlay.state} cols={cols} rows={rows} />;
+    case 'picker':
+      return <Picker state={overlay.state} cols={cols} rows={rows} />;
+    case 'prompt':
+      return <Prompt state={overlay.state} cols={cols} rows={rows} />;
+    case 'confirm':
+      return <Confirm state={overlay.state} cols={cols} rows={rows} />;
+    case 'hotkeys':
+      return <Hotkeys state={overlay.state} cols={cols} rows={rows} />;
+  }
+}
+
+export function Ui({ cols, strip, theme, notices, overlay, surfaceRows }: UiProps): React.ReactElement {
   return (
     <Box flexDirection="column" width={cols}>
       <Strip layout={strip} theme={theme} />
+      {overlay ? <OverlayView overlay={overlay} cols={cols} rows={surfaceRows} /> : null}
       {notices.map((n, i) => (
         <Text key={i} backgroundColor={theme.notice} color="black">
           {` ${n} `}
