@@ -21,7 +21,7 @@ import type { ActionId } from '../keymap/actions.js';
 import { loadKeymap } from './keybindings.js';
 import { stepTab, jumpTab, moveIndex } from './navigation.js';
 import { fitEnd } from './overlays/text.js';
-import { layoutStrip, hitTest, type StripLayout, type StripTarget } from './strip/layout.js';
+import { layoutStrip, hitTest, dropIndexAt, type StripLayout, type StripTarget } from './strip/layout.js';
 import { glyphFor } from './ui/chip.js';
 import { overlaySize, hotkeysPageRows, type Overlay } from './ui/overlayLayout.js';
 import { editPrompt, OPEN_PROMPT } from './overlays/prompt.js';
@@ -43,6 +43,8 @@ const PAINT_INTERVAL_MS = 4;
 const PENDING_INPUT_BYTES = 64 * 1024;
 /** Between attempts to view a tab again after its holder connection closed. */
 const REBIND_RETRY_MS = 300;
+/** A press held this long on a chip starts a drag even without moving (SPEC §8). */
+const DRAG_HOLD_MS = 250;
 /** Overlays open one row below the strip, so the chip they concern stays in sight. */
 const OVERLAY_TOP_GAP = 1;
 /** Rows the strip takes above the surface. */
@@ -91,6 +93,9 @@ class AttachClient {
   private readonly keymap: Keymap;
   private strip: StripLayout | null = null;
   private overlay: Overlay | null = null;
+  /** A left press on a chip, which becomes a drag after DRAG_HOLD_MS or a move. */
+  private press: { tabId: string; x: number; timer: NodeJS.Timeout } | null = null;
+  private drag: { tabId: string; dropIndex: number } | null = null;
   /** The tab a chip menu (right click) acts on. */
   private menuTab: string | null = null;
   private rename: RenameState | null = null;
@@ -345,7 +350,7 @@ class AttachClient {
           void this.runAction(action);
           continue;
         }
-        if (ev.k === 'mouse' && ev.y < STRIP_ROWS) {
+        if (ev.k === 'mouse' && (ev.y < STRIP_ROWS || this.press)) {
           this.onStripMouse(ev);
           continue;
         }
@@ -371,7 +376,16 @@ class AttachClient {
   private onStripMouse(ev: Extract<InputEvent, { k: 'mouse' }>): void {
     const target = this.strip ? hitTest(this.strip, ev.x) : null;
     if (ev.action === 'move') {
+      if (this.press && ev.button === 'left') {
+        if (ev.x !== this.press.x) this.startDrag();
+        if (this.drag && this.strip) this.setDrop(dropIndexAt(this.strip, ev.x));
+        return;
+      }
       this.setHovered(target);
+      return;
+    }
+    if (ev.action === 'release') {
+      this.endDrag(ev.x);
       return;
     }
     if (ev.action !== 'press') return;
@@ -384,12 +398,47 @@ class AttachClient {
       return this.openOverlay({ kind: 'menu', state: chipMenu() });
     }
     if (ev.button !== 'left') return;
-    if (target.kind === 'chip') this.switchTo(target.tabId);
+    if (target.kind === 'chip') {
+      this.switchTo(target.tabId);
+      // Held for a moment or moved, the press becomes a drag that reorders (SPEC §8).
+      const tabId = target.tabId;
+      this.press = { tabId, x: ev.x, timer: setTimeout(() => this.startDrag(), DRAG_HOLD_MS) };
+    }
     else if (target.kind === 'plus') void this.runAction('newTab');
     else if (target.kind === 'overflow') {
       this.menuTab = null;
       this.openOverlay({ kind: 'menu', state: tabsMenu(this.tabs.map((t) => ({ id: t.id, name: t.name })), this.viewed) });
     }
+  }
+
+  private startDrag(): void {
+    if (!this.press || this.drag) return;
+    const at = this.order().indexOf(this.press.tabId);
+    this.drag = { tabId: this.press.tabId, dropIndex: at };
+    this.renderUi();
+  }
+
+  private setDrop(dropIndex: number): void {
+    if (!this.drag || this.drag.dropIndex === dropIndex) return;
+    this.drag = { ...this.drag, dropIndex };
+    this.renderUi();
+  }
+
+  private endDrag(x: number): void {
+    const press = this.press;
+    const drag = this.drag;
+    if (press) clearTimeout(press.timer);
+    this.press = null;
+    this.drag = null;
+    if (!drag || !this.strip) return;
+    const insertion = dropIndexAt(this.strip, x);
+    const from = this.order().indexOf(drag.tabId);
+    const to = insertion > from ? insertion - 1 : insertion;
+    this.renderUi();
+    if (from < 0 || to === from) return;
+    void this.server
+      .request('reorder', { tabId: drag.tabId, toIndex: to, expectedRev: this.rev })
+      .catch((err) => this.addNotice(err instanceof ServerError ? err.message : 'The tab was not moved.'));
   }
 
   private setHovered(target: StripTarget | null): void {
@@ -647,7 +696,7 @@ class AttachClient {
       tabs: this.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphFor(t) })),
       viewed: this.viewed,
       hovered: this.hovered,
-      drag: null,
+      drag: this.drag,
       rename: this.rename ? { tabId: this.rename.tabId, text: this.rename.text, cursor: cursorOffset(this.rename), error: this.rename.error } : null,
       spinnerFrame: 0,
     });
