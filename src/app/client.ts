@@ -93,6 +93,7 @@ class AttachClient {
   private readonly keymap: Keymap;
   private strip: StripLayout | null = null;
   private overlay: Overlay | null = null;
+  private actions: Promise<void> = Promise.resolve();
   /** A left press on a chip, which becomes a drag after DRAG_HOLD_MS or a move. */
   private press: { tabId: string; x: number; timer: NodeJS.Timeout } | null = null;
   private drag: { tabId: string; dropIndex: number } | null = null;
@@ -259,7 +260,10 @@ class AttachClient {
 
   private async viewTab(tabId: string): Promise<void> {
     const grant = await this.server.request<{ ticket: Ticket; proofKey: string; socketPath: string }>('view', { tabId });
-    this.view?.close();
+    // Keys typed from here on wait for the new view instead of going to the closing one.
+    const old = this.view;
+    this.view = null;
+    old?.close();
     this.viewed = tabId;
     const view = await HolderView.open(
       { socketPath: grant.socketPath, ticket: grant.ticket, proofKey: grant.proofKey, tabId, clientId: this.clientId, cols: this.cols, rows: this.surfaceRows() },
@@ -347,7 +351,7 @@ class AttachClient {
         if (action) {
           // A matched shortcut is consumed; what came before it goes first.
           this.sendInput(forward.splice(0));
-          void this.runAction(action);
+          this.enqueueAction(action);
           continue;
         }
         if (ev.k === 'mouse' && (ev.y < STRIP_ROWS || this.press)) {
@@ -404,7 +408,7 @@ class AttachClient {
       const tabId = target.tabId;
       this.press = { tabId, x: ev.x, timer: setTimeout(() => this.startDrag(), DRAG_HOLD_MS) };
     }
-    else if (target.kind === 'plus') void this.runAction('newTab');
+    else if (target.kind === 'plus') this.enqueueAction('newTab');
     else if (target.kind === 'overflow') {
       this.menuTab = null;
       this.openOverlay({ kind: 'menu', state: tabsMenu(this.tabs.map((t) => ({ id: t.id, name: t.name })), this.viewed) });
@@ -450,6 +454,12 @@ class AttachClient {
 
   private order(): string[] {
     return this.tabs.map((t) => t.id);
+  }
+
+  /** Actions run one at a time, in the order typed: each sees the revision and order the one
+   * before it left (the server's topology change precedes its reply on the same socket). */
+  private enqueueAction(action: ActionId): void {
+    this.actions = this.actions.then(() => this.runAction(action));
   }
 
   private async runAction(action: ActionId): Promise<void> {
@@ -498,7 +508,10 @@ class AttachClient {
 
   private switchTo(tabId: string | null): void {
     if (tabId === null || tabId === this.viewed) return;
-    void this.viewTab(tabId).catch((err) => this.addNotice(err instanceof ServerError ? err.message : 'That tab cannot be viewed.'));
+    void this.viewTab(tabId).catch((err) => {
+      this.addNotice(err instanceof ServerError ? err.message : 'That tab cannot be viewed.');
+      void this.rebindView(tabId);
+    });
   }
 
   /** Alt+W, /close, the chip menu's Close: a busy tab asks first (SPEC §8). */

@@ -1,7 +1,10 @@
 // Shared set-up for end-to-end tests: a hermetic A1_HOME whose tabs run a plain bash with a
 // known prompt, the real a1 binary in a PTY, and teardown that ends every process by pid.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { ServerClient } from '../../src/serverClient.js';
+import { resolvePaths } from '../../src/paths.js';
 import { makeHome, type TestHome } from '../helpers/home.js';
 import { PtyDriver, a1Argv } from '../helpers/pty.js';
 import { isAlive, killAllWithEnv, pidsWithEnv } from '../helpers/procs.js';
@@ -88,4 +91,141 @@ export async function hostStop(t: E2E): Promise<void> {
   const r = await t.run('tabs', 'host', 'stop');
   if (r.code !== 0) throw new Error(`a1 tabs host stop exited ${r.code}: ${r.stderr.trim()}`);
   await waitFor(() => livePids(t).length === 0, { what: 'every process of the profile gone after host stop' });
+}
+
+/** One chip of the strip as a person reads it: its name (status glyph removed). */
+export interface StripView {
+  /** Chip names, left to right; the `+` chip and anything after it are left out. */
+  names: string[];
+  /** The chip drawn as viewed (bold), or null when none is. */
+  viewed: string | null;
+  /** Row 1 as text. */
+  text: string;
+}
+
+/** A chip label starts with a status glyph (never a letter or digit) and a space when it has one. */
+const CHIP_GLYPH = /^[^\p{L}\p{N}] /u;
+/** Chips are ` [glyph ]name `, adjacent, so a name is a run of text with no two spaces in a row. */
+const CHIP_TEXT = /[^ ](?:[^ ]| (?! ))*/g;
+
+/**
+ * Reads the strip (screen row 1). The viewed chip is the one drawn bold: its colours come from
+ * the theme, its weight does not, and other chips are never bold. Assumes narrow characters,
+ * so that a string index is a column.
+ */
+export async function readStrip(a1: PtyDriver): Promise<StripView> {
+  await a1.flush();
+  const text = a1.line(0);
+  const plus = /(?:^| )\+(?: |$)/.exec(text);
+  const chips = plus === null ? '' : text.slice(0, plus.index + plus[0].indexOf('+'));
+  const names: string[] = [];
+  let viewed: string | null = null;
+  for (const m of chips.matchAll(CHIP_TEXT)) {
+    const glyph = CHIP_GLYPH.exec(m[0]);
+    const name = glyph === null ? m[0] : m[0].slice(glyph[0].length);
+    names.push(name);
+    if (a1.cell(m.index + (glyph === null ? 0 : glyph[0].length), 0).bold) viewed = name;
+  }
+  return { names, viewed, text };
+}
+
+/** Waits until the strip shows exactly `names` in order and, when given, `viewed` as viewed. */
+export async function waitForStrip(a1: PtyDriver, names: readonly string[], viewed?: string): Promise<StripView> {
+  let last: StripView | null = null;
+  try {
+    return await waitFor(async () => {
+      last = await readStrip(a1);
+      const same = last.names.length === names.length && last.names.every((n, i) => n === names[i]);
+      return same && (viewed === undefined || last.viewed === viewed) ? last : null;
+    }, { what: `strip [${names.join(' | ')}]${viewed === undefined ? '' : ` viewing ${viewed}`}` });
+  } catch (error) {
+    const seen = last as StripView | null;
+    throw new Error(`${(error as Error).message}; strip was "${seen?.text ?? ''}" viewing ${seen?.viewed ?? 'nothing'}`);
+  }
+}
+
+/**
+ * The process group in the foreground of the terminal whose session `childPid` leads, when it
+ * is not the child's own (a job such as `sleep` or `cat` runs); null otherwise. Field 8 (tpgid)
+ * of /proc/<pid>/stat: a process-level fact, as SPEC §8 defines busy.
+ */
+export function foregroundJob(childPid: number): number | null {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${childPid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  const tpgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[5]);
+  return Number.isInteger(tpgid) && tpgid > 0 && tpgid !== childPid ? tpgid : null;
+}
+
+/** Waits until a job (not the shell) holds the foreground of the tab's terminal; returns its group. */
+export async function waitForForegroundJob(t: E2E, tabId: string): Promise<number> {
+  return waitFor(async () => {
+    const tab = (await listing(t)).tabs.find((x) => x.id === tabId);
+    return tab?.childPid ? foregroundJob(tab.childPid) : null;
+  }, { what: `a foreground job in tab ${tabId}` });
+}
+
+/** A protocol-level client of the profile's server, which the real binary must have started:
+ * it never starts one itself (ServerClient would start argv[1], the test runner). */
+export function protocolClient(t: E2E): Promise<ServerClient> {
+  return ServerClient.connect(resolvePaths({ env: t.env }), { start: false, profile: 'default' });
+}
+
+/** Subscribes a protocol-level client as `clientId`; resolves with the snapshot's revision. */
+export function subscribe(client: ServerClient, clientId: string): Promise<number> {
+  return new Promise((resolve) => {
+    const off = client.conn.onMessage((msg) => {
+      const m = msg as { t: string; rev?: number };
+      if (m.t !== 'snapshot') return;
+      off();
+      resolve(m.rev as number);
+    });
+    client.conn.send({ t: 'subscribe', clientId, cols: 80, rows: 24 });
+  });
+}
+
+/** The contents of a file under the test's A1_HOME, or '' while it does not exist. */
+export function homeFile(t: E2E, name: string): string {
+  try {
+    return fs.readFileSync(path.join(t.home.dir, name), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+let probes = 0;
+
+/**
+ * Types a command into the tab the client views and waits until the screen shows that tab's
+ * shell printing its own id: the surface and the input both belong to `tabId`. The awaited text
+ * is computed by the shell, so the echoed command line never satisfies the wait.
+ */
+export async function probeViewed(a1: PtyDriver, tabId: string): Promise<void> {
+  const n = ++probes;
+  a1.write(`echo probe-$A1_TAB_ID-$((${n}+1000))\r`);
+  await a1.waitForText(`probe-${tabId}-${n + 1000}`);
+}
+
+/** The listed tab names, in strip order. */
+export function tabNames(l: Listing): string[] {
+  return l.tabs.map((tab) => tab.name);
+}
+
+/** The id of the listed tab called `name`; throws with the names listed when there is none. */
+export function tabId(l: Listing, name: string): string {
+  const tab = l.tabs.find((x) => x.name === name);
+  if (!tab) throw new Error(`no tab named ${name} in ${JSON.stringify(tabNames(l))}`);
+  return tab.id;
+}
+
+/** Waits until `a1 tabs --json` lists exactly `names`, in order, every tab running. */
+export function waitForListing(t: E2E, names: readonly string[]): Promise<Listing> {
+  return waitFor(async () => {
+    const l = await listing(t);
+    const same = JSON.stringify(tabNames(l)) === JSON.stringify(names);
+    return same && l.tabs.every((x) => x.status === 'running') ? l : null;
+  }, { what: `a1 tabs --json listing ${JSON.stringify(names)}, every tab running` });
 }

@@ -1,0 +1,323 @@
+// Tabs from the keyboard (SPEC §8): new, next/previous with wrap, jump, move, close with the
+// busy confirmation, the tab limit, and keybindings.json overrides and conflicts. Keys are
+// written as the outer terminal sends them: Alt+x is ESC x.
+import { describe, it, expect, afterEach } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  e2e,
+  homeFile,
+  listing,
+  probeViewed,
+  PROMPT_SEEN,
+  readStrip,
+  waitForForegroundJob,
+  tabId,
+  tabNames,
+  waitForListing,
+  waitForStrip,
+  type E2E,
+} from './harness.js';
+import { PtyDriver, a1Argv } from '../helpers/pty.js';
+import { isAlive } from '../helpers/procs.js';
+import { waitFor } from '../helpers/wait.js';
+
+const ALT_A = '\x1ba';
+const ALT_NEXT = '\x1b.';
+const ALT_PREV = '\x1b,';
+const ALT_RIGHT = '\x1b>';
+const ALT_LEFT = '\x1b<';
+const ALT_W = '\x1bw';
+const alt = (digit: number) => `\x1b${digit}`;
+
+let t: E2E;
+/** Clients started in a directory of their own; the harness's attach always uses A1_HOME. */
+let extra: PtyDriver[] = [];
+afterEach(async () => {
+  for (const d of extra) d.dispose();
+  extra = [];
+  await t?.teardown();
+});
+
+function attachIn(cwd: string): PtyDriver {
+  const d = new PtyDriver({ argv: a1Argv(), env: t.env, cwd });
+  extra.push(d);
+  return d;
+}
+
+/** Alt+A, then waits until the client views the new tab `name` and its shell answers. */
+async function newTab(a1: PtyDriver, all: readonly string[], name: string): Promise<string> {
+  a1.write(ALT_A);
+  await waitForStrip(a1, all, name);
+  const id = tabId(await waitForListing(t, all), name);
+  await probeViewed(a1, id);
+  return id;
+}
+
+/** Sends `key` and waits until the client views `name`, proven by the strip and by typing. */
+async function press(a1: PtyDriver, key: string, all: readonly string[], name: string, id: string): Promise<void> {
+  a1.write(key);
+  await waitForStrip(a1, all, name);
+  await probeViewed(a1, id);
+}
+
+/** Starts `cat -v > file` in the viewed tab and waits until it holds the terminal's foreground:
+ * whatever the client forwards from then on lands in the file, made visible by -v. */
+async function startCatV(a1: PtyDriver, id: string, file: string): Promise<void> {
+  a1.write(`cat -v > ${file}; echo cat-done-$((40+2))\r`);
+  await waitForForegroundJob(t, id);
+}
+
+/** Ends the line and the `cat -v` started by startCatV; resolves with what it received. */
+async function endCatV(a1: PtyDriver, file: string): Promise<string> {
+  a1.write('end\r\x04');
+  await a1.waitForText('cat-done-42');
+  return homeFile(t, file);
+}
+
+describe('tabs from the keyboard', () => {
+  it("Alt+A opens a tab after the last, in the client's launch cwd, and views it", async () => {
+    t = e2e();
+    const dirA = fs.realpathSync(fs.mkdtempSync(path.join(t.home.dir, 'a-')));
+    const dirB = fs.realpathSync(fs.mkdtempSync(path.join(t.home.dir, 'b-')));
+    const a = attachIn(dirA);
+    await a.waitForText(PROMPT_SEEN);
+    const first = tabId(await waitForListing(t, ['agent']), 'agent');
+    await waitForStrip(a, ['agent'], 'agent');
+    // The shell moves away: a new tab still starts where the client was launched.
+    a.write('cd /\r');
+    const second = await newTab(a, ['agent', 'agent 2'], 'agent 2');
+    a.write('echo "cwd-$((1+1))-$(pwd -P)"\r');
+    await a.waitForText(`cwd-2-${dirA}`);
+    // Viewing the first tab, a new tab still goes after the last one.
+    await press(a, alt(1), ['agent', 'agent 2'], 'agent', first);
+    const third = await newTab(a, ['agent', 'agent 2', 'agent 3'], 'agent 3');
+    // Another client launched elsewhere opens its tab in its own cwd; the first client's view stays.
+    const b = attachIn(dirB);
+    await b.waitForText(PROMPT_SEEN);
+    await newTab(b, ['agent', 'agent 2', 'agent 3', 'agent 4'], 'agent 4');
+    b.write('echo "cwd-$((2+2))-$(pwd -P)"\r');
+    await b.waitForText(`cwd-4-${dirB}`);
+    const l = await waitForListing(t, ['agent', 'agent 2', 'agent 3', 'agent 4']);
+    expect(l.tabs.map((x) => x.cwd)).toEqual([dirA, dirA, dirA, dirB]);
+    expect(l.tabs.slice(0, 3).map((x) => x.id)).toEqual([first, second, third]);
+    await waitForStrip(a, ['agent', 'agent 2', 'agent 3', 'agent 4'], 'agent 3');
+    await probeViewed(a, third);
+  });
+
+  it('Alt+. and Alt+, view the next and previous tab, wrapping around both ways', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const all = ['agent', 'agent 2', 'agent 3'];
+    const first = tabId(await waitForListing(t, ['agent']), 'agent');
+    const second = await newTab(a1, all.slice(0, 2), 'agent 2');
+    const third = await newTab(a1, all, 'agent 3');
+    await press(a1, ALT_NEXT, all, 'agent', first); // wraps from the last to the first
+    await press(a1, ALT_NEXT, all, 'agent 2', second);
+    await press(a1, ALT_PREV, all, 'agent', first);
+    await press(a1, ALT_PREV, all, 'agent 3', third); // wraps from the first to the last
+    await press(a1, ALT_PREV, all, 'agent 2', second);
+    await press(a1, ALT_NEXT, all, 'agent 3', third);
+  });
+
+  it('Alt+1…Alt+9 and Alt+0 jump; beyond the tab count nothing happens and the key is not forwarded', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const all = ['agent', 'agent 2', 'agent 3'];
+    const first = tabId(await waitForListing(t, ['agent']), 'agent');
+    const second = await newTab(a1, all.slice(0, 2), 'agent 2');
+    const third = await newTab(a1, all, 'agent 3');
+    await press(a1, alt(1), all, 'agent', first);
+    await press(a1, alt(3), all, 'agent 3', third);
+    await press(a1, alt(2), all, 'agent 2', second);
+    // Three tabs: Alt+4, Alt+9 and Alt+0 point past the end.
+    await startCatV(a1, second, 'jump.txt');
+    a1.write(alt(4));
+    a1.write(alt(9));
+    a1.write(alt(0));
+    expect(await endCatV(a1, 'jump.txt')).toBe('end\n');
+    await waitForStrip(a1, all, 'agent 2');
+    await probeViewed(a1, second);
+    expect(tabNames(await listing(t))).toEqual(all);
+  });
+
+  it('Alt+0 views the tenth tab', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const all = ['agent', ...Array.from({ length: 9 }, (_, i) => `agent ${i + 2}`)];
+    for (let n = 2; n <= 10; n++) {
+      a1.write(ALT_A);
+      await waitForStrip(a1, all.slice(0, n), all[n - 1]);
+    }
+    const l = await waitForListing(t, all);
+    await press(a1, alt(1), all, 'agent', l.tabs[0].id);
+    await press(a1, alt(0), all, 'agent 10', l.tabs[9].id);
+    await press(a1, alt(9), all, 'agent 9', l.tabs[8].id);
+  });
+
+  it('Alt+> and Alt+< move the viewed tab; the strip and a1 tabs --json agree on the order', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const first = tabId(await waitForListing(t, ['agent']), 'agent');
+    await newTab(a1, ['agent', 'agent 2'], 'agent 2');
+    await newTab(a1, ['agent', 'agent 2', 'agent 3'], 'agent 3');
+    await press(a1, alt(1), ['agent', 'agent 2', 'agent 3'], 'agent', first);
+    const move = async (key: string, order: string[]) => {
+      a1.write(key);
+      await waitForStrip(a1, order, 'agent');
+      expect(tabNames(await listing(t))).toEqual(order);
+    };
+    await move(ALT_RIGHT, ['agent 2', 'agent', 'agent 3']);
+    await move(ALT_RIGHT, ['agent 2', 'agent 3', 'agent']);
+    // At the right end Alt+> does nothing (no wrap): the next Alt+< moves from the end.
+    a1.write(ALT_RIGHT);
+    await move(ALT_LEFT, ['agent 2', 'agent', 'agent 3']);
+    await move(ALT_LEFT, ['agent', 'agent 2', 'agent 3']);
+    // At the left end Alt+< does nothing.
+    a1.write(ALT_LEFT);
+    await move(ALT_RIGHT, ['agent 2', 'agent', 'agent 3']);
+    // The moved tab is still the one viewed and typed into.
+    await probeViewed(a1, first);
+  });
+
+  it('Alt+> pressed twice in a row moves the tab twice', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const first = tabId(await waitForListing(t, ['agent']), 'agent');
+    await newTab(a1, ['agent', 'agent 2'], 'agent 2');
+    await newTab(a1, ['agent', 'agent 2', 'agent 3'], 'agent 3');
+    await press(a1, alt(1), ['agent', 'agent 2', 'agent 3'], 'agent', first);
+    // One read of the outer terminal carries both presses, as with a quick double press or
+    // key repeat: each is a move from where the previous one left the tab.
+    a1.write(ALT_RIGHT + ALT_RIGHT);
+    const want = ['agent 2', 'agent 3', 'agent'];
+    // Settled: both moves shown, or the client reported that one of them was refused.
+    const seen = await waitFor(async () => {
+      const strip = await readStrip(a1);
+      const screen = a1.screenText().join('\n');
+      return JSON.stringify(strip.names) === JSON.stringify(want) || /changed meanwhile/i.test(screen) ? { strip, screen } : null;
+    }, { what: 'both moves shown, or one refused' });
+    expect(seen.screen).not.toMatch(/changed meanwhile/i);
+    expect(seen.strip.names).toEqual(want);
+    expect(seen.strip.viewed).toBe('agent');
+    expect(tabNames(await listing(t))).toEqual(want);
+  });
+
+  it('Alt+W closes an idle tab at once; a busy one asks first, Esc cancels and Enter stops it', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const first = tabId(await waitForListing(t, ['agent']), 'agent');
+    const second = await newTab(a1, ['agent', 'agent 2'], 'agent 2');
+    const third = await newTab(a1, ['agent', 'agent 2', 'agent 3'], 'agent 3');
+    const idle = (await listing(t)).tabs.find((x) => x.id === third)!;
+
+    // Idle (the shell holds the foreground): closed with no question.
+    const mark = a1.mark();
+    a1.write(ALT_W);
+    await waitForStrip(a1, ['agent', 'agent 2']);
+    expect(a1.rawOutput(mark)).not.toContain('Stop "');
+    expect(tabNames(await waitForListing(t, ['agent', 'agent 2']))).toEqual(['agent', 'agent 2']);
+    await waitFor(() => !isAlive(idle.holderPid!) && !isAlive(idle.childPid!), { what: 'the idle tab’s holder and shell ended' });
+
+    // Busy: a foreground job runs in the tab's terminal.
+    const viewedNow = (await readStrip(a1)).viewed!;
+    const busyId = viewedNow === 'agent' ? first : second;
+    a1.write(`sleep 1000\r`);
+    const job = await waitForForegroundJob(t, busyId);
+    a1.write(ALT_W);
+    await a1.waitForText(`Stop "${viewedNow}"? Enter stop · Esc cancel`);
+    a1.write('\x1b');
+    await a1.waitForScreen((lines) => !lines.join('\n').includes('Stop "'), undefined, 'the question gone after Esc');
+    await waitForStrip(a1, ['agent', 'agent 2'], viewedNow);
+    expect(tabNames(await listing(t))).toEqual(['agent', 'agent 2']);
+    expect(isAlive(job)).toBe(true);
+
+    a1.write(ALT_W);
+    await a1.waitForText(`Stop "${viewedNow}"? Enter stop · Esc cancel`);
+    a1.write('\r');
+    const left = viewedNow === 'agent' ? 'agent 2' : 'agent';
+    await waitForStrip(a1, [left], left);
+    await waitForListing(t, [left]);
+    await waitFor(() => !isAlive(job), { what: 'the stopped tab’s sleep ended' });
+    await probeViewed(a1, busyId === first ? second : first);
+  });
+
+  it('closing the last tab leaves the strip with + and a hint, and the client keeps running', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    await waitForListing(t, ['agent']);
+    let exited = false;
+    void a1.exited.then(() => (exited = true));
+    a1.write(ALT_W);
+    const strip = await waitFor(async () => {
+      const s = await readStrip(a1);
+      return s.names.length === 0 && /\+/.test(s.text) && /Alt\+A/i.test(s.text) ? s : null;
+    }, { what: 'an empty strip with + and a hint' });
+    expect(strip.text.trim().startsWith('+')).toBe(true);
+    expect((await listing(t)).tabs).toEqual([]);
+    expect(exited).toBe(false);
+    // Still attached: Alt+A opens a working tab.
+    a1.write(ALT_A);
+    await waitForStrip(a1, ['agent'], 'agent');
+    await probeViewed(a1, tabId(await waitForListing(t, ['agent']), 'agent'));
+    expect(exited).toBe(false);
+  });
+
+  it('tabsMax: Alt+A at the limit states the limit and creates nothing', async () => {
+    t = e2e({ tabsMax: 2 });
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    await waitForListing(t, ['agent']);
+    await newTab(a1, ['agent', 'agent 2'], 'agent 2');
+    a1.write(ALT_A);
+    await a1.waitForText(/tab limit of 2/i);
+    expect(tabNames(await listing(t))).toEqual(['agent', 'agent 2']);
+    await waitForStrip(a1, ['agent', 'agent 2'], 'agent 2');
+  });
+});
+
+describe('keybindings.json', () => {
+  function writeBindings(bindings: object): void {
+    fs.writeFileSync(path.join(t.home.dir, 'config', 'keybindings.json'), JSON.stringify(bindings), { mode: 0o600 });
+  }
+
+  it('an override replaces the default: Alt+N opens a tab and Alt+A goes to the tab', async () => {
+    t = e2e();
+    writeBindings({ newTab: 'alt+n' });
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const first = tabId(await waitForListing(t, ['agent']), 'agent');
+    await startCatV(a1, first, 'alt-a.txt');
+    a1.write(ALT_A);
+    expect(await endCatV(a1, 'alt-a.txt')).toBe('^[aend\n');
+    expect(tabNames(await listing(t))).toEqual(['agent']);
+    a1.write('\x1bn');
+    await waitForStrip(a1, ['agent', 'agent 2'], 'agent 2');
+    await probeViewed(a1, tabId(await waitForListing(t, ['agent', 'agent 2']), 'agent 2'));
+  });
+
+  it('a conflict is reported in one line at launch and the defaults apply', async () => {
+    t = e2e();
+    // alt+w is closeTab's default key: binding newTab to it too is ambiguous.
+    writeBindings({ newTab: 'alt+w' });
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const screen = await a1.waitForText(/alt\+w.*newTab.*closeTab|alt\+w.*closeTab.*newTab/);
+    const notice = screen.filter((l) => /alt\+w/.test(l) && /newTab/.test(l));
+    expect(notice).toHaveLength(1);
+    expect(notice[0]).toMatch(/default/i);
+    await waitForListing(t, ['agent']);
+    // Defaults: Alt+A opens a tab, Alt+W closes one.
+    await newTab(a1, ['agent', 'agent 2'], 'agent 2');
+    a1.write(ALT_W);
+    await waitForStrip(a1, ['agent'], 'agent');
+    await waitForListing(t, ['agent']);
+  });
+});
