@@ -23,6 +23,7 @@ import { stepTab, jumpTab, moveIndex } from './navigation.js';
 import { fitEnd } from './overlays/text.js';
 import { layoutStrip, hitTest, dropIndexAt, type StripLayout, type StripTarget } from './strip/layout.js';
 import { glyphFor } from './ui/chip.js';
+import { glyphText } from './strip/glyphs.js';
 import { overlaySize, hotkeysPageRows, type Overlay } from './ui/overlayLayout.js';
 import { editPrompt, OPEN_PROMPT } from './overlays/prompt.js';
 import { movePicker, openPicker, type PickerTab } from './overlays/picker.js';
@@ -94,6 +95,7 @@ class AttachClient {
   private strip: StripLayout | null = null;
   private overlay: Overlay | null = null;
   private actions: Promise<void> = Promise.resolve();
+  private actionsPending = 0;
   /** A left press on a chip, which becomes a drag after DRAG_HOLD_MS or a move. */
   private press: { tabId: string; x: number; timer: NodeJS.Timeout } | null = null;
   private drag: { tabId: string; dropIndex: number } | null = null;
@@ -328,9 +330,21 @@ class AttachClient {
   };
 
   private handleTokens(tokens: ReturnType<InputTokenizer['push']>): void {
+    void this.handleEvents(tokens.flatMap((token) => tokenToEvents(token)));
+  }
+
+  /** Input after a shortcut waits for the shortcut's action, so keys typed (or pasted) right
+   * after Alt+/ or F2 reach the prompt or editor it opens, never the tab. */
+  private handleEvents(events: InputEvent[], queued = false): void | Promise<void> {
+    if (events.length === 0) return;
+    if (!queued && this.actionsPending > 0) {
+      this.chain(() => this.handleEvents(events, true));
+      return;
+    }
     const forward: InputEvent[] = [];
-    for (const token of tokens) {
-      for (const ev of tokenToEvents(token)) {
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i];
+      {
         if ((this.overlay || this.rename) && ev.k !== 'mouse') {
           this.sendInput(forward.splice(0));
           this.onOverlayKey(ev);
@@ -351,8 +365,13 @@ class AttachClient {
         if (action) {
           // A matched shortcut is consumed; what came before it goes first.
           this.sendInput(forward.splice(0));
+          const rest = events.slice(i + 1);
+          // Already inside the queue: finish this action and the rest of the batch in place,
+          // ahead of anything typed later.
+          if (queued) return this.runAction(action).then(() => this.handleEvents(rest, true));
           this.enqueueAction(action);
-          continue;
+          if (rest.length > 0) this.chain(() => this.handleEvents(rest, true));
+          return;
         }
         if (ev.k === 'mouse' && (ev.y < STRIP_ROWS || this.press)) {
           this.onStripMouse(ev);
@@ -459,7 +478,15 @@ class AttachClient {
   /** Actions run one at a time, in the order typed: each sees the revision and order the one
    * before it left (the server's topology change precedes its reply on the same socket). */
   private enqueueAction(action: ActionId): void {
-    this.actions = this.actions.then(() => this.runAction(action));
+    this.chain(() => this.runAction(action));
+  }
+
+  private chain(step: () => void | Promise<void>): void {
+    this.actionsPending++;
+    this.actions = this.actions.then(async () => {
+      this.actionsPending--;
+      await step();
+    });
   }
 
   private async runAction(action: ActionId): Promise<void> {
@@ -606,7 +633,7 @@ class AttachClient {
   }
 
   private pickerTabs(): PickerTab[] {
-    return this.tabs.map((t) => ({ id: t.id, name: t.name, glyph: '', status: t.lifecycle, cwd: t.cwd }));
+    return this.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphText(glyphFor(t), 0), status: t.lifecycle, cwd: t.cwd }));
   }
 
   private async runCommand(command: Command): Promise<void> {

@@ -229,3 +229,57 @@ export function waitForListing(t: E2E, names: readonly string[]): Promise<Listin
     return same && l.tabs.every((x) => x.status === 'running') ? l : null;
   }, { what: `a1 tabs --json listing ${JSON.stringify(names)}, every tab running` });
 }
+
+/** SGR mouse reports (mode 1006) as the outer terminal writes them; col and row are 1-based. */
+export const sgrMouse = {
+  leftPress: (col: number, row: number): string => `\x1b[<0;${col};${row}M`,
+  leftRelease: (col: number, row: number): string => `\x1b[<0;${col};${row}m`,
+  /** Motion with the left button held (drag). */
+  leftDrag: (col: number, row: number): string => `\x1b[<32;${col};${row}M`,
+  rightPress: (col: number, row: number): string => `\x1b[<2;${col};${row}M`,
+  rightRelease: (col: number, row: number): string => `\x1b[<2;${col};${row}m`,
+  /** Motion with no button held (any-motion mode 1003). */
+  move: (col: number, row: number): string => `\x1b[<35;${col};${row}M`,
+};
+
+/** The strip is the first screen row; SGR rows are 1-based. */
+export const STRIP_ROW = 1;
+
+/** Where things are on the strip, as 0-based columns, for aiming the mouse. */
+export interface StripPlaces {
+  /** Each chip's name and the columns its name covers (the status glyph left out). */
+  chips: { name: string; x: number; w: number }[];
+  /** The `…` overflow chip's column, or null when every chip fits. */
+  overflow: number | null;
+  /** The `+` chip's column, or null when there is none. */
+  plus: number | null;
+  text: string;
+}
+
+/** Reads where the strip's chips are (narrow characters assumed, as readStrip does). */
+export async function stripPlaces(a1: PtyDriver): Promise<StripPlaces> {
+  await a1.flush();
+  const text = a1.line(0);
+  const plusMatch = /(?:^| )\+(?: |$)/.exec(text);
+  const plus = plusMatch === null ? null : plusMatch.index + plusMatch[0].indexOf('+');
+  const chips: StripPlaces['chips'] = [];
+  let overflow: number | null = null;
+  for (const m of text.slice(0, plus ?? text.length).matchAll(CHIP_TEXT)) {
+    if (m[0] === '…') {
+      overflow = m.index;
+      continue;
+    }
+    const glyph = CHIP_GLYPH.exec(m[0]);
+    const skip = glyph === null ? 0 : glyph[0].length;
+    chips.push({ name: m[0].slice(skip), x: m.index + skip, w: m[0].length - skip });
+  }
+  return { chips, overflow, plus, text };
+}
+
+/** The 1-based column of the middle of the chip called `name`; throws with the strip when absent. */
+export async function chipColumn(a1: PtyDriver, name: string): Promise<number> {
+  const places = await stripPlaces(a1);
+  const chip = places.chips.find((c) => c.name === name);
+  if (!chip) throw new Error(`no chip named ${name} on the strip "${places.text}"`);
+  return chip.x + Math.floor(chip.w / 2) + 1;
+}
