@@ -14,6 +14,7 @@ import { verifyTicket, UsedTickets, newIncarnation, ticketProofKey, type Ticket 
 import { procStartTime, listProcesses } from '../proc.js';
 import { ModeTracker } from '../surface/modes.js';
 import { extractRow, extractCursor } from '../surface/extract.js';
+import { changedRows } from '../surface/diff.js';
 import type { Row, SurfacePatch } from '../surface/types.js';
 import { encodeInput, isBinaryInput } from '../input/encode.js';
 import type { InputEvent } from '../input/events.js';
@@ -56,7 +57,8 @@ interface DataClient {
   conn: Connection;
   clientId: string;
   attached: boolean;
-  sentKeys: string[] | null;
+  /** The rows this client last received, to send only what changed since. */
+  sentRows: Row[] | null;
   sentMeta: string;
   behind: boolean;
 }
@@ -340,7 +342,7 @@ export class Holder {
   }
 
   private addClient(conn: Connection, clientId: string): void {
-    const client: DataClient = { conn, clientId, attached: false, sentKeys: null, sentMeta: '', behind: false };
+    const client: DataClient = { conn, clientId, attached: false, sentRows: null, sentMeta: '', behind: false };
     this.clients.add(client);
     conn.onClose(() => this.clients.delete(client));
     conn.onDrain(() => {
@@ -356,7 +358,7 @@ export class Holder {
     switch (msg.t) {
       case 'attach':
         client.attached = true;
-        client.sentKeys = null;
+        client.sentRows = null;
         client.conn.send({ t: 'state', state: this.state() });
         client.conn.send({ t: 'controller', ...this.controller });
         this.sendFrameTo(client, this.currentRows());
@@ -421,26 +423,21 @@ export class Holder {
     } catch (err) {
       this.log.warn('resize-failed', { code: errorCode(err) });
     }
-    for (const c of this.clients) c.sentKeys = null;
+    for (const c of this.clients) c.sentRows = null;
     this.frames.request();
     this.broadcastState();
   }
 
   // ---- frames ----
 
-  private currentRows(): { rows: Row[]; keys: string[] } {
+  private currentRows(): Row[] {
     const rows: Row[] = [];
-    const keys: string[] = [];
-    for (let y = 0; y < this.term.rows; y++) {
-      const row = extractRow(this.term, y);
-      rows.push(row);
-      keys.push(JSON.stringify(row.runs));
-    }
-    return { rows, keys };
+    for (let y = 0; y < this.term.rows; y++) rows.push(extractRow(this.term, y));
+    return rows;
   }
 
   private sendFrames(): void {
-    let current: { rows: Row[]; keys: string[] } | null = null;
+    let current: Row[] | null = null;
     for (const c of this.clients) {
       if (!c.attached) continue;
       if (c.conn.pendingBytes >= LANE_HIGH_WATER_BYTES) {
@@ -452,12 +449,10 @@ export class Holder {
     }
   }
 
-  private sendFrameTo(client: DataClient, current: { rows: Row[]; keys: string[] }): void {
-    const full = client.sentKeys === null || client.sentKeys.length !== current.keys.length;
-    const lines: Row[] = [];
-    for (let y = 0; y < current.rows.length; y++) {
-      if (full || client.sentKeys![y] !== current.keys[y]) lines.push(current.rows[y]);
-    }
+  private sendFrameTo(client: DataClient, current: Row[]): void {
+    const sent = client.sentRows;
+    const full = sent === null || sent.length !== current.length;
+    const lines = changedRows(sent, current).map((y) => current[y]);
     const patch: SurfacePatch = {
       full,
       cols: this.term.cols,
@@ -469,7 +464,7 @@ export class Holder {
     };
     const meta = JSON.stringify([patch.cursor, patch.modes, patch.title]);
     if (!full && lines.length === 0 && meta === client.sentMeta) return;
-    client.sentKeys = current.keys;
+    client.sentRows = current;
     client.sentMeta = meta;
     client.conn.send({ t: 'surface', patch });
   }
