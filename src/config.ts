@@ -50,7 +50,8 @@ export interface AgentSpec {
 const BUILT_IN_AGENTS: Record<string, AgentSpec> = {
   claude: { command: ['claude'], resume: ['claude', '--resume', SESSION_ID_PLACEHOLDER], hooks: 'claude' },
   codex: { command: ['codex'], resume: ['codex', 'resume', SESSION_ID_PLACEHOLDER], hooks: 'codex' },
-  generic: { command: null, resume: null, hooks: null },
+  // "{command}" is the tab's own argv: `a1 new --agent generic -- my-agent` resumes as `my-agent --resume ID`.
+  generic: { command: null, resume: ['{command}', '--resume', SESSION_ID_PLACEHOLDER], hooks: null },
 };
 
 export const THEME_ROLES = ['viewed', 'hovered', 'other', 'plus', 'hint', 'notice'] as const;
@@ -233,6 +234,7 @@ export const CONFIG_KEYS = {
     'A tab whose agent missed its heartbeats this long is restarted.',
   ),
   tabsStallNoticeSeconds: integer(300, 1, LONGEST_TIMER_SECONDS, 'A working tab with no progress this long is shown stalled.'),
+  closeGraceMs: integer(2_000, 0, 60_000, 'How long a closing or sleeping tab\'s processes get between the hang-up signal and SIGKILL.'),
   allowClipboardWrite: boolean(true, 'Whether programs in tabs may set the clipboard (OSC 52).'),
   theme,
 };

@@ -108,6 +108,13 @@ async function tryConnect(paths: Paths): Promise<Connection> {
   return conn;
 }
 
+/** A server started from inside a tab (`a1 new` there) must not carry that tab's marker: closing
+ * the tab would otherwise find the server and its holders by it. */
+function withoutTabMarkers(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { A1_TAB_ID: _tab, A1_BRIDGE: _bridge, A1_BRIDGE_TOKEN: _token, ...rest } = env;
+  return rest;
+}
+
 /** Spawns the server detached and reads its one status line from fd 3. */
 export function startServer(paths: Paths, profile: string, env: NodeJS.ProcessEnv): Promise<StartResult> {
   const entry = fs.realpathSync(process.argv[1]);
@@ -115,7 +122,7 @@ export function startServer(paths: Paths, profile: string, env: NodeJS.ProcessEn
     const child = spawn(process.execPath, [entry, '__server', '--profile', profile], {
       detached: true,
       stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-      env,
+      env: withoutTabMarkers(env),
     });
     child.unref();
     const pipe = child.stdio[3] as unknown as Readable;

@@ -97,7 +97,7 @@ describe('loadConfig', () => {
       string,
       KeySpec<number>,
     ][];
-    expect(numeric.length).toBe(10);
+    expect(numeric.length).toBe(11);
     for (const [key, spec] of numeric) {
       const kind = spec.type === 'integer' ? 'an integer' : 'a number';
       const message = `${file}: "${key}" must be ${kind} from ${spec.min} to ${spec.max}.`;
@@ -184,6 +184,8 @@ describe('CONFIG_KEYS', () => {
         'tabCommand', 'agents', 'tabsMax', 'tabsMaxConcurrentStarts', 'scrollbackLines', 'inputQueueBytes',
         'clientQueueBytes', 'detachIntervalMs', 'serverIdleExitMinutes', 'idleSuspendMinutes',
         'tabsUnresponsiveRestartSeconds', 'tabsStallNoticeSeconds', 'allowClipboardWrite', 'theme',
+        // SPEC §15: the close grace window is configurable (short in tests).
+        'closeGraceMs',
       ].sort(),
     );
   });

@@ -62,6 +62,8 @@ export interface ClientOptions {
   /** The user's environment, captured before a1 changed anything, for new tabs' children. */
   env: NodeJS.ProcessEnv;
   umask: number;
+  /** Asks the server for this tab instead of the last viewed one (`a1 --session`). */
+  openSession?: { sessionId: string; agent: string | null; cwd: string | null };
 }
 
 export async function runClient(opts: ClientOptions): Promise<number> {
@@ -121,6 +123,8 @@ class AttachClient {
   private done: ((code: number) => void) | null = null;
   private finished = false;
   private reconnecting = false;
+  /** A key woke the viewed sleeping tab and its view is being opened. */
+  private waking = false;
   private autoStarts: number[] = [];
   private lastSurface: SurfacePatch | null = null;
 
@@ -144,7 +148,9 @@ class AttachClient {
     this.installSafety();
     try {
       await this.subscribe();
-      const { tabId } = await this.server.request<{ tabId: string }>('ensureTab', this.createArgs());
+      const { tabId } = this.opts.openSession
+        ? await this.server.request<{ tabId: string }>('openSession', { ...this.createArgs(), ...this.opts.openSession })
+        : await this.server.request<{ tabId: string }>('ensureTab', this.createArgs());
       this.outer.enter();
       this.stdin.on('data', this.onStdin);
       this.stdout.on('resize', this.onResize);
@@ -295,6 +301,7 @@ class AttachClient {
         closed: () => {
           if (this.view !== view) return;
           this.view = null;
+          this.renderUi();
           void this.rebindView(tabId);
         },
       },
@@ -307,7 +314,8 @@ class AttachClient {
   /** The holder went away (it died, or its tab is being restarted): view the tab again once
    * the server has a holder for it, unless the tab is gone or another tab is viewed. */
   private async rebindView(tabId: string): Promise<void> {
-    while (!this.finished && this.viewed === tabId && !this.view && this.tabs.some((t) => t.id === tabId)) {
+    // A sleeping tab is not woken by its holder going away, only by a view or a key (SPEC §9).
+    while (!this.finished && this.viewed === tabId && !this.view && this.tabs.some((t) => t.id === tabId && t.lifecycle !== 'suspended')) {
       try {
         await this.viewTab(tabId);
         return;
@@ -651,7 +659,8 @@ class AttachClient {
         case 'close':
           return await this.closeTab(this.viewed);
         case 'sleep':
-          return this.addNotice('sleep is not available in this version yet');
+          if (this.viewed) await this.server.request('sleep', { tabId: this.viewed });
+          return;
         case 'quit':
           return this.detachClient();
         case 'quit-all':
@@ -668,11 +677,23 @@ class AttachClient {
     if (events.length === 0) return;
     const view = this.view;
     if (!view) {
+      const viewed = this.tabs.find((t) => t.id === this.viewed);
       // The viewed tab's holder is (re)connecting: keep keys in order until it is there.
-      if (this.viewed !== null) this.queueInput(events);
+      if (this.viewed !== null && viewed?.lifecycle !== 'suspended') this.queueInput(events);
+      // A key to a sleeping tab wakes it and is consumed: it was typed at no program, and a
+      // resumed agent must not receive half a prompt (SPEC §10: never resent).
+      if (viewed?.lifecycle === 'suspended' && !this.waking) {
+        this.waking = true;
+        void this.viewTab(viewed.id)
+          .catch((err) => this.addNotice(err instanceof ServerError ? err.message : 'The tab could not be woken.'))
+          .finally(() => (this.waking = false));
+      }
       return;
     }
-    if (this.viewState && this.viewState.lifecycle !== 'running') return;
+    if (this.viewState && this.viewState.lifecycle !== 'running') {
+      this.onStoppedTabKeys(view.tabId, this.viewState.lifecycle, events);
+      return;
+    }
     if (view.isController) return view.input(events);
     if (view.controllerFree) {
       // A tab nobody controls goes to the first client that types into it.
@@ -680,6 +701,19 @@ class AttachClient {
       return;
     }
     this.showReadOnly();
+  }
+
+  /** `r` and `f` on an exited or failed surface are the client's (SPEC §15): the child is not
+   * running, so nothing else wants them. */
+  private onStoppedTabKeys(tabId: string, lifecycle: string, events: InputEvent[]): void {
+    if (lifecycle !== 'exited' && lifecycle !== 'failed') return;
+    for (const ev of events) {
+      if (ev.k !== 'text' || ev.mods?.alt || ev.mods?.ctrl) continue;
+      const key = ev.s.toLowerCase();
+      if (key !== 'r' && (key !== 'f' || lifecycle !== 'failed')) continue;
+      void this.server.request('restart', { tabId, fresh: key === 'f' }).catch((err) => this.addNotice(err instanceof ServerError ? err.message : 'The tab could not be restarted.'));
+      return;
+    }
   }
 
   private queueInput(events: InputEvent[]): void {
@@ -745,10 +779,18 @@ class AttachClient {
   }
 
   private exitNotice(): string[] {
+    const closeKey = this.keymap.byAction.get('closeTab')?.[0] ?? 'alt+w';
+    const viewed = this.tabs.find((t) => t.id === this.viewed);
+    if (viewed?.lifecycle === 'suspended') return ['◌ asleep · press any key to wake it'];
     const s = this.viewState;
-    if (!s || s.lifecycle !== 'exited' || !s.exit) return [];
+    if (!s) return [];
+    if (s.lifecycle === 'failed') {
+      const crashes = s.crashes > 0 ? `crashed ${s.crashes} times` : 'could not start';
+      return [`failed: ${crashes} · read-only`, `[r] retry  [f] start fresh  [${closeKey}] close`];
+    }
+    if (s.lifecycle !== 'exited' || !s.exit) return [];
     const how = s.exit.signal ? `signal ${s.exit.signal}` : `status ${s.exit.code}`;
-    return [`exited with ${how} · read-only`];
+    return [`exited with ${how} · read-only`, `[r] restart  [${closeKey}] close`];
   }
 
   private renderUi(): void {

@@ -8,6 +8,8 @@ import { loadConfig, type Config } from '../config.js';
 import { ServerClient, ServerError } from '../serverClient.js';
 import { Registry } from '../store/registry.js';
 import { VERSION } from '../version.js';
+import { isSessionLaunch, parseSessionLaunch, sessionTarget } from './sessionArgs.js';
+import { sendStatus, StatusError, STATUS_STATES } from './status.js';
 
 interface Common {
   profile?: string;
@@ -36,7 +38,7 @@ async function existingServer(paths: Paths, profile: string): Promise<ServerClie
   }
 }
 
-async function cmdAttach(argv: Common): Promise<number> {
+async function cmdAttach(argv: Common, openSession?: { sessionId: string; agent: string | null; cwd: string | null }): Promise<number> {
   if (process.env.A1_TAB_ID) {
     throw new UserError('a1 is already running in this tab; use "a1 new" to open another tab.');
   }
@@ -48,14 +50,27 @@ async function cmdAttach(argv: Common): Promise<number> {
   const cfg = config(paths);
   process.env.FORCE_COLOR = '3';
   const { runClient } = await import('../app/client.js');
-  return runClient({ paths, profile, config: cfg, env, umask });
+  return runClient({ paths, profile, config: cfg, env, umask, openSession });
+}
+
+/** `a1 --session <id|path> [--session-dir DIR]`: every misuse fails before anything starts. */
+async function cmdSession(args: string[]): Promise<number> {
+  const parsed = parseSessionLaunch(args);
+  if (!parsed.ok) {
+    process.stderr.write(`a1: ${parsed.message}\nUsage: a1 --session <id|path> [--session-dir DIR]\n`);
+    return 2;
+  }
+  const target = sessionTarget(parsed.session);
+  if (target.isPath && !fs.existsSync(parsed.session)) throw new UserError(`There is no session file "${parsed.session}".`);
+  const cwd = parsed.sessionDir !== null ? resolveDir(parsed.sessionDir) : null;
+  return cmdAttach({ profile: parsed.profile ?? undefined }, { sessionId: target.sessionId, agent: target.agent, cwd });
 }
 
 function ensureDirs(paths: Paths): void {
   ensureProfileDirs(paths);
 }
 
-async function cmdNew(argv: Common & { name?: string; cwd?: string; '--'?: (string | number)[] }): Promise<number> {
+async function cmdNew(argv: Common & { name?: string; cwd?: string; agent?: string; '--'?: (string | number)[] }): Promise<number> {
   const env = { ...process.env };
   const umask = process.umask(0o077);
   const cwd = argv.cwd !== undefined ? resolveDir(argv.cwd) : process.cwd();
@@ -69,6 +84,7 @@ async function cmdNew(argv: Common & { name?: string; cwd?: string; '--'?: (stri
       name: argv.name,
       cwd,
       command: command.length > 0 ? command : null,
+      agent: argv.agent,
       env,
       umask,
     });
@@ -140,11 +156,102 @@ async function cmdTabsStop(argv: Common & { id?: string; all?: boolean }): Promi
     const listing = await server.request<Listing>('list');
     const ids = argv.all ? listing.tabs.map((t) => t.id) : [argv.id!];
     if (!argv.all && !listing.tabs.some((t) => t.id === argv.id)) throw new UserError(`No tab has the id "${argv.id}".`);
-    for (const id of ids) await server.request('close', { tabId: id });
+    if (ids.length === 0) {
+      process.stdout.write('No tabs to stop.\n');
+      return 0;
+    }
+    // Closed together; each reply comes once that tab's processes have ended.
+    let done = 0;
+    const progress = (name: string) => process.stdout.write(`  stopped ${name} (${++done}/${ids.length})\n`);
+    if (ids.length > 1) process.stdout.write(`Stopping ${ids.length} tabs…\n`);
+    await Promise.all(
+      ids.map((id) =>
+        server.request('close', { tabId: id, wait: true }).then(() => progress(listing.tabs.find((t) => t.id === id)?.name ?? id)),
+      ),
+    );
     process.stdout.write(`Stopped ${ids.length} ${ids.length === 1 ? 'tab' : 'tabs'}.\n`);
     return 0;
   } finally {
     server.close();
+  }
+}
+
+async function cmdTabsSleep(argv: Common & { id: string }): Promise<number> {
+  const { paths, profile } = setup(argv);
+  const server = await existingServer(paths, profile);
+  if (!server) throw new UserError(`No a1 server is running for profile "${profile}".`);
+  try {
+    const listing = await server.request<Listing>('list');
+    if (!listing.tabs.some((t) => t.id === argv.id)) throw new UserError(`No tab has the id "${argv.id}".`);
+    await server.request('sleep', { tabId: argv.id });
+    process.stdout.write(`Tab ${argv.id} is asleep; viewing it resumes its session.\n`);
+    return 0;
+  } finally {
+    server.close();
+  }
+}
+
+interface SessionRow {
+  sessionId: string;
+  agent: string;
+  name: string;
+  cwd: string;
+  /** The live tab holding it, when one does. */
+  tabId: string | null;
+  /** The tab holding it sleeps. */
+  asleep: boolean;
+  /** live, quit or sleep (a resume record), or closed, reboot or expired (history). */
+  state: string;
+  at: number;
+}
+
+/** Resumable agent sessions: resume records and history, newest first, one row per session.
+ * Read from the registry, so it works with or without a server and starts none. */
+async function cmdSessions(argv: Common & { json?: boolean }): Promise<number> {
+  const { paths } = setup(argv);
+  const reg = Registry.openReadOnly(paths.stateDir);
+  const rows = new Map<string, SessionRow>();
+  if (reg) {
+    try {
+      const liveTabs = new Map(reg.listTabs().map((t) => [t.id, t]));
+      const records = reg.listResumeRecords().sort((a, b) => b.capturedAt - a.capturedAt);
+      for (const r of records) {
+        if (rows.has(r.sessionId)) continue;
+        const tab = liveTabs.get(r.tabId);
+        rows.set(r.sessionId, { sessionId: r.sessionId, agent: r.agentKind, name: tab?.name ?? r.name, cwd: r.cwd, tabId: tab ? tab.id : null, asleep: tab?.lifecycle === 'suspended', state: r.origin, at: r.capturedAt });
+      }
+      for (const h of reg.listHistory()) {
+        if (!h.sessionId || rows.has(h.sessionId)) continue;
+        rows.set(h.sessionId, { sessionId: h.sessionId, agent: h.agentKind, name: h.name, cwd: h.cwd, tabId: null, asleep: false, state: h.reason, at: h.at });
+      }
+    } finally {
+      reg.close();
+    }
+  }
+  const sessions = [...rows.values()].sort((a, b) => b.at - a.at);
+  if (argv.json) {
+    process.stdout.write(JSON.stringify({ sessions }) + '\n');
+    return 0;
+  }
+  if (sessions.length === 0) {
+    process.stdout.write('No resumable sessions.\n');
+    return 0;
+  }
+  const table = [
+    ['SESSION', 'AGENT', 'NAME', 'STATE', 'WHEN', 'CWD'],
+    ...sessions.map((s) => [s.sessionId, s.agent, s.name, s.tabId ? `${s.asleep ? 'asleep' : 'open'} in ${s.tabId}` : s.state, new Date(s.at).toISOString().slice(0, 16).replace('T', ' '), s.cwd]),
+  ];
+  process.stdout.write(formatTable(table));
+  return 0;
+}
+
+async function cmdStatus(argv: { state: string; sessionId?: string; agent?: string; name?: string }): Promise<number> {
+  try {
+    await sendStatus(process.env, { state: argv.state, sessionId: argv.sessionId, agent: argv.agent, name: argv.name });
+    return 0;
+  } catch (err) {
+    if (err instanceof StatusError) throw new UserError(err.message);
+    throw err;
   }
 }
 
@@ -198,9 +305,15 @@ async function cmdHostStop(argv: Common): Promise<number> {
 const EVERY_FORM = [
   'Every form:',
   '  a1                                          attach (starts the server and a first tab when needed)',
-  '  a1 new [--name N] [--cwd D] [-- CMD ARGS]   create a tab without attaching; prints its id',
+  '  a1 --session <id|path> [--session-dir DIR]  open an agent session as a tab, or focus the tab holding it',
+  '  a1 new [--name N] [--cwd D] [--agent KIND] [-- CMD ARGS]',
+  '                                              create a tab without attaching; prints its id',
   '  a1 tabs [--json]                            list tabs (never starts a server)',
   '  a1 tabs stop <id> | --all                   stop (close) tabs',
+  '  a1 tabs sleep <id>                          checkpoint an agent tab and stop it; viewing it resumes it',
+  '  a1 sessions [--json]                        resumable agent sessions (records and history)',
+  '  a1 status <state> [--session-id ID] [--agent KIND] [--name NAME]',
+  '                                              report an agent\'s status from inside a tab',
   '  a1 tabs host status [--json]                server pid, version, epoch, uptime, tabs, paths',
   '  a1 tabs host stop                           stop every tab, then the server',
 ].join('\n');
@@ -225,6 +338,19 @@ export async function main(args: string[]): Promise<void> {
     const i = args.indexOf('--profile');
     return serverMain(i >= 0 ? args[i + 1] : undefined);
   }
+  if (isSessionLaunch(args)) {
+    try {
+      process.exitCode = await cmdSession(args);
+    } catch (err) {
+      if (err instanceof UserError || err instanceof ServerError) {
+        process.stderr.write(`a1: ${(err as Error).message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      throw err;
+    }
+    return;
+  }
   const cli = yargs(args)
     .parserConfiguration({ 'populate--': true })
     .scriptName('a1')
@@ -237,8 +363,21 @@ export async function main(args: string[]): Promise<void> {
       (y: Argv) =>
         y
           .option('name', { type: 'string', requiresArg: true, describe: 'Tab name' })
-          .option('cwd', { type: 'string', requiresArg: true, describe: 'Working directory (default: the current one)' }),
+          .option('cwd', { type: 'string', requiresArg: true, describe: 'Working directory (default: the current one)' })
+          .option('agent', { type: 'string', requiresArg: true, describe: 'Agent kind the tab runs (claude, codex, generic or one from the config)' }),
       run(cmdNew),
+    )
+    .command('sessions', 'List resumable agent sessions (never starts a server)', (y: Argv) => y.option('json', { type: 'boolean', describe: 'Print stable JSON' }), run(cmdSessions))
+    .command(
+      'status <state>',
+      'Report the agent status of this tab (used by agent hooks; only inside an a1 tab)',
+      (y: Argv) =>
+        y
+          .positional('state', { type: 'string', choices: [...STATUS_STATES], describe: 'The state to report' })
+          .option('session-id', { type: 'string', requiresArg: true, describe: 'The agent session id (becomes the tab\'s resume record)' })
+          .option('agent', { type: 'string', requiresArg: true, describe: 'Agent kind' })
+          .option('name', { type: 'string', requiresArg: true, describe: 'Session name' }),
+      run(cmdStatus),
     )
     .command('tabs', 'List and manage tabs (never starts a server)', (y: Argv) =>
       y
@@ -252,6 +391,7 @@ export async function main(args: string[]): Promise<void> {
               .option('all', { type: 'boolean', describe: 'Stop every tab' }),
           run(cmdTabsStop),
         )
+        .command('sleep <id>', 'Checkpoint an agent tab and stop it; viewing it resumes the session', (yy: Argv) => yy.positional('id', { type: 'string', describe: 'Tab id' }), run(cmdTabsSleep))
         .command('host', 'The profile server', (yy: Argv) =>
           yy
             .command('status', 'Server pid, version, epoch, uptime, tab count, socket and log paths', (z: Argv) => z.option('json', { type: 'boolean', describe: 'Print stable JSON' }), run(cmdHostStatus))

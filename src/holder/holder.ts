@@ -19,6 +19,9 @@ import type { Row, SurfacePatch } from '../surface/types.js';
 import { encodeInput, isBinaryInput } from '../input/encode.js';
 import type { InputEvent } from '../input/events.js';
 import { InputQueue } from './inputQueue.js';
+import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
+import { recoveryFile, recoveryText, writeRecoveryFile } from './recovery.js';
+import { decideAfterExit, type ChildExit } from '../lifecycle/restart.js';
 import { FrameClock } from './frameClock.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
@@ -51,6 +54,14 @@ export interface HolderInit {
   holderKey: string; // base64
   ticketKey: string; // base64
   inputQueueBytes: number;
+  /** Argv that resumes the agent session after a crash; null restarts with `command`. */
+  resumeCommand: string[] | null;
+  /** Where last screens of exited and failed children go (owner-only). */
+  recoveryDir: string;
+  bridgeKey: string; // base64
+  bridgeSocketPath: string;
+  /** The tab's agent kind, or null for a plain shell tab. */
+  agentKind: string | null;
 }
 
 interface DataClient {
@@ -90,6 +101,13 @@ export class Holder {
   private paused = false;
   private readonly holderKey: Buffer;
   private readonly ticketKey: Buffer;
+  private readonly bridge: BridgeListener;
+  private resumeCommand: string[] | null;
+  /** Crash times inside the restart window (SPEC §15). */
+  private crashTimes: number[] = [];
+  private restartTimer: NodeJS.Timeout | null = null;
+  private agent: HolderState['agent'] = null;
+  private agentSeq = 0;
 
   constructor(
     private readonly init: HolderInit,
@@ -100,6 +118,15 @@ export class Holder {
     this.holderKey = Buffer.from(init.holderKey, 'base64');
     this.ticketKey = Buffer.from(init.ticketKey, 'base64');
     this.queue = new InputQueue(init.inputQueueBytes);
+    this.resumeCommand = init.resumeCommand;
+    if (init.agentKind) this.agent = { kind: init.agentKind, sessionId: null, state: null, name: null, seq: 0 };
+    this.bridge = new BridgeListener(
+      init.bridgeSocketPath,
+      Buffer.from(init.bridgeKey, 'base64'),
+      () => (this.lifecycle === 'running' ? this.childInc : null),
+      (report) => this.onBridgeReport(report),
+      log,
+    );
     this.term = new Terminal({
       cols: init.cols,
       rows: init.rows,
@@ -120,7 +147,8 @@ export class Holder {
 
   async start(): Promise<{ pid: number; childPid: number | null }> {
     await this.listen();
-    this.spawnChild();
+    await this.bridge.listen();
+    this.spawnChild(false);
     return { pid: process.pid, childPid: this.child?.pid ?? null };
   }
 
@@ -144,15 +172,19 @@ export class Holder {
     });
   }
 
-  private spawnChild(): void {
-    const [file, ...args] = this.init.command;
+  /** Starts the child: with the resume argv when `resume` and one is known, else the tab's command. */
+  private spawnChild(resume: boolean): void {
+    const argv = resume && this.resumeCommand ? this.resumeCommand : this.init.command;
+    const [file, ...args] = argv;
+    this.childInc = newIncarnation();
     const env: Record<string, string> = {
       ...this.init.env,
       TERM: 'xterm-256color',
       COLORTERM: 'truecolor',
       A1_TAB_ID: this.init.tabId,
+      A1_BRIDGE: this.init.bridgeSocketPath,
+      A1_BRIDGE_TOKEN: bridgeToken(Buffer.from(this.init.bridgeKey, 'base64'), this.childInc),
     };
-    this.childInc = newIncarnation();
     // The child runs under the user's own umask, not a1's 077 (SPEC §15); fork happens
     // synchronously inside spawn, so the umask is swapped only for that call.
     const own = process.umask(this.init.umask);
@@ -180,7 +212,7 @@ export class Holder {
     this.childStart = procStartTime(child.pid);
     this.childSid = child.pid;
     this.lifecycle = 'running';
-    this.log.info('child-started', { childPid: child.pid });
+    this.log.info('child-started', { childPid: child.pid, resumed: argv === this.resumeCommand });
     child.onData((data) => {
       const bytes = data as unknown as Uint8Array;
       this.backlog += bytes.length;
@@ -201,15 +233,69 @@ export class Holder {
       // node-pty emits exit after the PTY reached EOF; the empty write waits for the model to
       // finish parsing what was read, so the last screen is complete before it is fixed.
       this.term.write('', () => {
-        this.lifecycle = 'exited';
-        this.exit = { code: signal ? null : exitCode, signal: signal || null };
-        this.log.info('child-exited', { code: exitCode, signal });
-        this.child = null;
-        this.releaseSlave();
-        this.frames.request();
-        this.broadcastState();
+        if (this.child === child) this.onChildExit({ code: signal ? null : exitCode, signal: signal || null });
       });
     });
+    this.broadcastState();
+  }
+
+  /** The holder owns restarts (SPEC §15), so they work while no server runs: a clean exit
+   * stays exited, a crash restarts with backoff, the third crash in the window fails the tab. */
+  private onChildExit(exit: ChildExit): void {
+    this.child = null;
+    this.releaseSlave();
+    this.exit = exit;
+    this.log.info('child-exited', { code: exit.code, signal: exit.signal });
+    if (this.agent) this.agent = { ...this.agent, state: null };
+    const decision = this.terminating ? ({ action: 'exited' } as const) : decideAfterExit(exit, this.crashTimes, Date.now());
+    if (decision.action === 'restart') {
+      this.crashTimes = decision.crashTimes;
+      this.lifecycle = 'starting';
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = null;
+        if (!this.terminating) this.respawn(true);
+      }, decision.delayMs);
+    } else {
+      if (decision.action === 'fail') this.crashTimes = decision.crashTimes;
+      this.lifecycle = decision.action === 'fail' ? 'failed' : 'exited';
+      if (!this.terminating) this.saveRecovery();
+    }
+    this.frames.request();
+    this.broadcastState();
+  }
+
+  /** A new child in the same model: the dead one's modes are reset, its screen scrolls up. */
+  private respawn(resume: boolean): void {
+    this.term.write('\x1b[?1049l\x1b[!p\r\n');
+    this.exit = null;
+    this.spawnChild(resume);
+  }
+
+  private saveRecovery(): void {
+    if (!this.childInc) return;
+    try {
+      writeRecoveryFile(recoveryFile(this.init.recoveryDir, this.init.tabId, this.childInc), recoveryText(this.term.buffer.normal, this.term.rows));
+    } catch (err) {
+      this.log.warn('recovery-write-failed', { code: errorCode(err) });
+    }
+  }
+
+  /** `r` (resume when possible) or `f` (fresh) on an exited or failed tab. */
+  restartChild(fresh: boolean): void {
+    if (this.terminating || this.child || this.restartTimer) return;
+    this.crashTimes = [];
+    this.respawn(!fresh);
+  }
+
+  private onBridgeReport(report: BridgeReport): void {
+    const prev = this.agent;
+    this.agent = {
+      kind: report.agent ?? prev?.kind ?? 'generic',
+      sessionId: report.sessionId ?? prev?.sessionId ?? null,
+      state: report.state === 'heartbeat' || report.state === 'progress' ? (prev?.state ?? null) : report.state,
+      name: report.name ?? prev?.name ?? null,
+      seq: ++this.agentSeq,
+    };
     this.broadcastState();
   }
 
@@ -253,6 +339,8 @@ export class Holder {
       rows: this.term.rows,
       title: this.title,
       controller: this.controller,
+      agent: this.agent,
+      crashes: this.crashTimes.length,
     };
   }
 
@@ -336,6 +424,16 @@ export class Holder {
         if (!this.admitEpoch(msg.epoch as number)) return;
         void this.terminate(msg.graceMs as number);
         return;
+      case 'restartChild':
+        if (!this.admitEpoch(msg.epoch as number)) return;
+        this.restartChild(msg.fresh === true);
+        return;
+      case 'setResume': {
+        if (!this.admitEpoch(msg.epoch as number)) return;
+        const command = msg.command;
+        this.resumeCommand = Array.isArray(command) && command.length > 0 && command.every((a) => typeof a === 'string') ? command : null;
+        return;
+      }
       default:
         return;
     }
@@ -476,6 +574,8 @@ export class Holder {
   async terminate(graceMs: number): Promise<void> {
     if (this.terminating) return;
     this.terminating = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
     this.log.info('terminate', { graceMs });
     const sid = this.childSid;
     if (sid !== null) {
@@ -499,6 +599,7 @@ export class Holder {
     for (const c of this.clients) c.conn.close();
     this.server?.close();
     this.listener?.close();
+    this.bridge.close();
     try {
       fs.unlinkSync(this.init.socketPath);
     } catch {

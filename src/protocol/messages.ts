@@ -26,6 +26,10 @@ export const holderSchema = defineSchema({
   setController: { epoch: 'int', clientId: 'string?', rev: 'int' },
   controllerSet: { rev: 'int' },
   terminate: { epoch: 'int', graceMs: 'int' },
+  /** Start the child again after it exited or failed: resumed from its record, or fresh. */
+  restartChild: { epoch: 'int', fresh: 'boolean' },
+  /** The argv that resumes the tab's agent session (null: restarts start fresh). */
+  setResume: { epoch: 'int', command: 'any' },
   ping: { n: 'int' },
   pong: { n: 'int' },
   state: { state: 'object' },
@@ -42,6 +46,22 @@ export const dataSchema = defineSchema({
   inputRejected: { reason: 'string' },
 });
 
+/** Child ⇄ holder: the tab bridge (`a1 status`). Status only: no text of the session. */
+export const bridgeSchema = defineSchema({
+  status: { state: 'string', sessionId: 'string?', agent: 'string?', name: 'string?' },
+  statusAck: { ok: 'boolean' },
+});
+
+/** What the child last reported over the bridge. */
+export interface AgentReport {
+  kind: string | null;
+  sessionId: string | null;
+  state: string | null;
+  name: string | null;
+  /** Increases with every report the holder admits, across the holder's life. */
+  seq: number;
+}
+
 /** What a holder reports about its tab (server and clients). */
 export interface HolderState {
   tabId: string;
@@ -56,6 +76,9 @@ export interface HolderState {
   rows: number;
   title: string;
   controller: { clientId: string | null; rev: number };
+  agent: AgentReport | null;
+  /** Crashes inside the restart window (SPEC §15), for the failed surface. */
+  crashes: number;
 }
 
 /** A tab as clients see it. */
@@ -70,6 +93,10 @@ export interface TabInfo {
   childPid: number | null;
   exit: { code: number | null; signal: number | null } | null;
   title: string;
+  /** 'shell', or the agent kind the tab runs. */
+  kind?: string;
+  /** The agent session the tab holds. */
+  sessionId?: string | null;
 }
 
 export type SurfaceMsg = { t: 'surface'; patch: SurfacePatch };

@@ -51,7 +51,10 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     process.exit(1);
   }
   const { registry, notices } = opened;
-  const { epoch } = registry.startServer(lease, { pid: process.pid, startTime: procStartTime(process.pid) ?? '', bootId: bootId() });
+  // A1_TEST_BOOT_ID is a test-only override that simulates a reboot without one (documented in README).
+  const currentBoot = process.env.A1_TEST_BOOT_ID || bootId();
+  const { epoch, previousBootId } = registry.startServer(lease, { pid: process.pid, startTime: procStartTime(process.pid) ?? '', bootId: currentBoot });
+  const rebooted = previousBootId !== null && previousBootId !== currentBoot;
   try {
     registry.backup();
   } catch (err) {
@@ -71,6 +74,8 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     log,
     notices,
     holderEnv: { ...process.env },
+    rebooted,
+    testBindDelayMs: Number(process.env.A1_TEST_BIND_DELAY_MS) || undefined,
     onExit: (code) => {
       log.info('exit', { code });
       registry.close();

@@ -6,7 +6,7 @@ import { Connection } from '../protocol/connection.js';
 import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { controlSchema, type HolderState, type TabInfo, type ReplyError } from '../protocol/messages.js';
-import type { Registry, TabRow } from '../store/registry.js';
+import type { Registry, TabRow, HistoryEntry } from '../store/registry.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import { deriveKey, makeTicket, newId, newIncarnation, ticketProofKey, TICKET_TTL_MS } from '../security.js';
@@ -17,9 +17,14 @@ import { validateTabName } from '../tabName.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import { VERSION } from '../version.js';
+import { planRetirement, type ProcessRef, type RetireReason, type RetirementPlan, type TabClaims } from '../lifecycle/retirement.js';
+import { executeTermination } from '../lifecycle/terminate.js';
+import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
+import { validateResume, RESUME_RECORD_MAX_AGE_MS } from '../lifecycle/records.js';
+import { resumeArgv, startArgv } from '../lifecycle/agents.js';
+import { pruneRecoveryFiles } from '../holder/recovery.js';
+import type { AgentSpec } from '../config.js';
 
-/** How long a closing tab's processes get between SIGHUP and SIGKILL, unless configured. */
-const CLOSE_GRACE_MS = 2_000;
 /** A holder that died is restarted at most this many times per minute before the tab fails. */
 const HOLDER_RESTARTS_PER_MINUTE = 3;
 /** A live holder whose connection broke is reconnected this many times, this far apart, before
@@ -30,6 +35,10 @@ const HOLDER_RECONNECT_DELAY_MS = 300;
 const VIEW_WAIT_MS = 15_000;
 /** How often idleness is checked. */
 const IDLE_CHECK_MS = 1_000;
+/** How often a running agent's `live` resume record is captured again (SPEC §9). */
+const LIVE_CAPTURE_MS = 60_000;
+/** The kind of a tab that runs no agent. */
+const SHELL_KIND = 'shell';
 
 interface TabRuntime {
   row: TabRow;
@@ -37,7 +46,23 @@ interface TabRuntime {
   state: HolderState | null;
   starting: Promise<void> | null;
   closing: boolean;
+  /** Put to sleep: its holder's end is intended, not a loss. */
+  sleeping: boolean;
   holderRestarts: number[];
+  /** Every holder and child this server saw bound to the tab, for the retirement plan. */
+  bound: ProcessRef[];
+}
+
+function newRuntime(row: TabRow): TabRuntime {
+  return { row, link: null, state: null, starting: null, closing: false, sleeping: false, holderRestarts: [], bound: [] };
+}
+
+interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  umask?: number;
+  size?: { cols: number; rows: number };
+  /** Start the agent fresh even when a resume record exists (`f` on a failed tab). */
+  fresh?: boolean;
 }
 
 interface ClientSession {
@@ -59,6 +84,11 @@ export interface ServerDeps {
   /** Environment for holder processes: the starting client's, which carries A1_HOME/A1_PROFILE. */
   holderEnv: NodeJS.ProcessEnv;
   onExit: (code: number) => void;
+  /** Set when this start is the first since a reboot: the previous tab set moves to history. */
+  rebooted?: boolean;
+  /** Test-only (A1_TEST_BIND_DELAY_MS): a pause between a holder's spawn and its binding, so a
+   * test can close the tab while the spawn is in flight (SPEC §15, forcing races). */
+  testBindDelayMs?: number;
 }
 
 export class Server {
@@ -69,17 +99,50 @@ export class Server {
   private idleTimer: NodeJS.Timeout | null = null;
   private readonly startedAt = Date.now();
   private stopping = false;
+  private captureTimer: NodeJS.Timeout | null = null;
+  /** Terminations in flight, so a host stop can wait for them. */
+  private readonly terminations = new Set<Promise<void>>();
 
   constructor(private readonly d: ServerDeps) {}
 
   async start(): Promise<void> {
-    for (const row of this.d.registry.listTabs()) {
-      this.tabs.set(row.id, { row, link: null, state: null, starting: null, closing: false, holderRestarts: [] });
+    try {
+      pruneRecoveryFiles(this.d.paths.recoveryDir, Date.now());
+    } catch (err) {
+      this.d.log.warn('recovery-prune-failed', { code: errorCode(err) });
     }
+    if (this.d.rebooted) this.moveTabsToHistoryAfterReboot();
+    for (const row of this.d.registry.listTabs()) this.tabs.set(row.id, newRuntime(row));
     await this.listen();
     await Promise.all([...this.tabs.values()].map((t) => this.adoptOrStart(t)));
     this.idleTimer = setInterval(() => this.checkIdle(), IDLE_CHECK_MS);
     this.idleTimer.unref();
+    this.captureTimer = setInterval(() => this.captureLiveRecords(), LIVE_CAPTURE_MS);
+    this.captureTimer.unref();
+  }
+
+  /** A new boot (SPEC §9, §10): the previous tab set is not started; it moves to history, and
+   * every agent session in it stays resumable (its records are kept). Whatever of it still runs
+   * (only possible when the boot id was overridden for a test) is ended, records untouched. */
+  private moveTabsToHistoryAfterReboot(): void {
+    const rows = this.d.registry.listTabs();
+    if (rows.length === 0) return;
+    const runtimes = rows.map(newRuntime);
+    const snapshot = snapshotProcesses();
+    for (const tab of runtimes) {
+      const plan = this.planFor(tab, 'cleanup', runtimes, snapshot);
+      void this.track(executeTermination({ ...plan, revoke: [], history: [] }, { graceMs: this.d.config.closeGraceMs }).then(() => undefined));
+    }
+    this.d.registry.moveAllTabsToHistory('reboot', Date.now(), (tab) => ({ agentKind: tab.kind, sessionId: tab.sessionId }));
+    if (this.d.registry.getMeta('last_viewed_tab')) this.d.registry.setMeta('last_viewed_tab', '');
+    this.d.log.info('reboot-history', { tabs: rows.length });
+  }
+
+  private track(p: Promise<void>): Promise<void> {
+    const tracked = p.catch((err) => this.d.log.warn('termination-failed', { code: errorCode(err) }));
+    this.terminations.add(tracked);
+    void tracked.finally(() => this.terminations.delete(tracked));
+    return tracked;
   }
 
   private listen(): Promise<void> {
@@ -123,6 +186,7 @@ export class Server {
             this.markUnverifiable(tab);
             return;
           }
+          this.noteBound(tab, { pid: row.holderPid, startTime: row.holderStart });
           this.bindLink(tab, conn, state);
           this.d.log.info('adopted', { tab: row.id, holderPid: row.holderPid });
           return;
@@ -137,8 +201,139 @@ export class Server {
     } else if (row.holderInc && !row.holderPid && (await this.adoptPending(tab))) {
       return;
     }
+    if (row.desired !== 'running') return;
+    // A resume is decided here: an agent tab whose record has expired is not started but moves
+    // to history (SPEC §9, host stop).
+    const spec = this.agentSpec(tab);
+    if (spec?.resume && row.sessionId && row.lifecycle === 'suspended') {
+      const verdict = this.resumeVerdict(tab);
+      if (!verdict.ok && verdict.reason === 'expired') {
+        this.retireToHistory(tab, 'expired');
+        return;
+      }
+    }
     // Started in the background so that the server reports ready without waiting for spawns.
-    if (row.desired === 'running') void this.startHolder(tab);
+    void this.startHolder(tab);
+  }
+
+  /** Removes a tab whose session can no longer resume automatically, keeping its identity in
+   * history so the user can reopen it on purpose. */
+  private retireToHistory(tab: TabRuntime, reason: 'expired'): void {
+    const id = tab.row.id;
+    const records = this.d.registry.listResumeRecordsOf(id);
+    this.tabs.delete(id);
+    this.d.registry.retireTab(id, {
+      revoke: records.map((r) => r.id),
+      history: [{ tabId: id, name: tab.row.name, agentKind: tab.row.kind, sessionId: tab.row.sessionId, cwd: tab.row.cwd, reason, at: Date.now() }],
+    });
+    this.d.log.info('tab-to-history', { tab: id, reason });
+  }
+
+  // ---- agents and resume records ----
+
+  private agentSpec(tab: TabRuntime): AgentSpec | null {
+    if (tab.row.kind === SHELL_KIND) return null;
+    return this.d.config.agents[tab.row.kind] ?? null;
+  }
+
+  /** What the tab runs when started fresh. */
+  private baseCommand(tab: TabRuntime): string[] {
+    const spec = this.agentSpec(tab);
+    const own = tab.row.command ?? this.d.config.tabCommand;
+    return spec && !tab.row.command ? startArgv(spec, own) : own;
+  }
+
+  /** The one validator before every automatic resume (SPEC §9). */
+  private resumeVerdict(tab: TabRuntime) {
+    const id = tab.row.id;
+    return validateResume(this.d.registry.listResumeRecordsOf(id), {
+      tabId: id,
+      now: Date.now(),
+      maxAgeMs: RESUME_RECORD_MAX_AGE_MS,
+      heldElsewhere: (sessionId) => [...this.tabs.values()].some((t) => t !== tab && !t.closing && t.row.sessionId === sessionId),
+    });
+  }
+
+  /** The argv that resumes the tab's agent session, when a valid record allows it. */
+  private resumeCommand(tab: TabRuntime): string[] | null {
+    const spec = this.agentSpec(tab);
+    if (!spec?.resume) return null;
+    const verdict = this.resumeVerdict(tab);
+    if (!verdict.ok) return null;
+    return resumeArgv(spec, tab.row.command ?? this.d.config.tabCommand, verdict.record.sessionId);
+  }
+
+  /** Records (origin `live`) the session the tab's agent runs now. A closed or closing tab
+   * records nothing: no late report may recreate its resume authority (SPEC §9). */
+  private captureLive(tab: TabRuntime): void {
+    const { row } = tab;
+    if (!this.tabs.has(row.id) || tab.closing || tab.sleeping || !row.sessionId || row.kind === SHELL_KIND) return;
+    this.d.registry.putResumeRecord({ tabId: row.id, agentKind: row.kind, sessionId: row.sessionId, cwd: row.cwd, name: row.name, origin: 'live', capturedAt: Date.now() });
+  }
+
+  private captureLiveRecords(): void {
+    for (const tab of this.tabs.values()) {
+      if (tab.state?.lifecycle === 'running') {
+        try {
+          this.captureLive(tab);
+        } catch (err) {
+          this.d.log.warn('capture-failed', { tab: tab.row.id, code: errorCode(err) });
+        }
+      }
+    }
+  }
+
+  /** The child reported its agent session over the bridge: the tab now holds that session. */
+  private onAgentReport(tab: TabRuntime, state: HolderState): void {
+    const agent = state.agent;
+    if (!agent?.sessionId || tab.closing || tab.sleeping || !this.tabs.has(tab.row.id)) return;
+    const kind = agent.kind && this.d.config.agents[agent.kind] ? agent.kind : tab.row.kind === SHELL_KIND ? 'generic' : tab.row.kind;
+    if (tab.row.sessionId === agent.sessionId && tab.row.kind === kind) return;
+    this.d.registry.updateTab(tab.row.id, { sessionId: agent.sessionId, kind }, { topology: false });
+    tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
+    this.captureLive(tab);
+    tab.link?.send({ t: 'setResume', epoch: this.d.epoch, command: this.resumeCommand(tab) });
+  }
+
+  // ---- retirement ----
+
+  private noteBound(tab: TabRuntime, ref: { pid: number | null; startTime: string | null }): void {
+    if (!ref.pid || !ref.startTime) return;
+    if (!tab.bound.some((b) => b.pid === ref.pid && b.startTime === ref.startTime)) tab.bound.push({ pid: ref.pid, startTime: ref.startTime });
+  }
+
+  private claimsOf(tab: TabRuntime): TabClaims {
+    const bound = [...tab.bound];
+    if (tab.row.holderPid && tab.row.holderStart) bound.push({ pid: tab.row.holderPid, startTime: tab.row.holderStart });
+    if (tab.state?.childPid && tab.state.childStart) bound.push({ pid: tab.state.childPid, startTime: tab.state.childStart });
+    const sessions = [tab.state?.childPid, tab.row.childPid, ...tab.bound.map((b) => b.pid)].filter((p): p is number => typeof p === 'number' && p > 0);
+    return { tabId: tab.row.id, agent: tab.row.kind !== SHELL_KIND || tab.state?.agent?.sessionId != null, bound, sessions: [...new Set(sessions)] };
+  }
+
+  /** One snapshot, taken before any state is pruned (SPEC §9). */
+  private planFor(tab: TabRuntime, reason: RetireReason, all: TabRuntime[] = [...this.tabs.values()], processes = snapshotProcesses()): RetirementPlan {
+    return planRetirement(
+      {
+        tab: this.claimsOf(tab),
+        otherTabs: all.filter((t) => t !== tab && t.row.id !== tab.row.id && !t.closing).map((t) => this.claimsOf(t)),
+        processes,
+        records: this.d.registry.listResumeRecords(),
+        protectedPids: [process.pid, 1],
+      },
+      reason,
+    );
+  }
+
+  /** Ends what the plan names: the holder is told to end its session gracefully, and the plan is
+   * carried out alongside (graceful signal, grace window, verified SIGKILL). Never blocks. */
+  private endProcesses(tab: TabRuntime, plan: RetirementPlan): Promise<void> {
+    const link = tab.link;
+    link?.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
+    return this.track(
+      executeTermination(plan, { graceMs: this.d.config.closeGraceMs }).then(() => {
+        link?.close();
+      }),
+    );
   }
 
   /** A predecessor committed the pending incarnation but died before recording its pid: that
@@ -176,20 +371,22 @@ export class Server {
     this.broadcastStatus(tab);
   }
 
-  private startHolder(tab: TabRuntime, env?: NodeJS.ProcessEnv, umask?: number, size?: { cols: number; rows: number }): Promise<void> {
+  private startHolder(tab: TabRuntime, opts: StartOptions = {}): Promise<void> {
     if (tab.starting) return tab.starting;
-    tab.starting = this.doStartHolder(tab, env, umask, size).finally(() => {
+    tab.starting = this.doStartHolder(tab, opts).finally(() => {
       tab.starting = null;
     });
     return tab.starting;
   }
 
-  private async doStartHolder(tab: TabRuntime, env?: NodeJS.ProcessEnv, umask?: number, size?: { cols: number; rows: number }): Promise<void> {
+  private async doStartHolder(tab: TabRuntime, opts: StartOptions): Promise<void> {
+    const { env, umask, size } = opts;
     const id = tab.row.id;
+    const resumeCommand = this.resumeCommand(tab);
     const inc = newIncarnation();
     // The pending incarnation is committed before the spawn, so a crash between the two
     // leaves an orphan that reconciliation can find (SPEC §15).
-    this.d.registry.updateTab(id, { holderInc: inc, holderPid: null, holderStart: null, childPid: null, lifecycle: 'starting', lastExit: null }, { topology: false });
+    this.d.registry.updateTab(id, { holderInc: inc, holderPid: null, holderStart: null, childPid: null, lifecycle: 'starting', desired: 'running', lastExit: null }, { topology: false });
     tab.row = this.d.registry.getTab(id)!;
     tab.state = null;
     this.broadcastStatus(tab);
@@ -203,7 +400,12 @@ export class Server {
           tabId: id,
           holderInc: inc,
           epoch: this.d.epoch,
-          command: tab.row.command ?? this.d.config.tabCommand,
+          command: opts.fresh || !resumeCommand ? this.baseCommand(tab) : resumeCommand,
+          resumeCommand,
+          recoveryDir: this.d.paths.recoveryDir,
+          bridgeKey: deriveKey(this.d.secret, 'bridge', id, inc).toString('base64'),
+          bridgeSocketPath: this.d.paths.bridgeSock(id, inc),
+          agentKind: tab.row.kind === SHELL_KIND ? null : tab.row.kind,
           cwd: existingDir(tab.row.cwd),
           env: childEnv,
           cols: size?.cols ?? 120,
@@ -218,13 +420,15 @@ export class Server {
         },
       });
       const start = procStartTime(spawned.pid);
-      if (!this.tabs.has(id) || tab.closing || this.stopping) {
+      if (this.d.testBindDelayMs) await delay(this.d.testBindDelayMs);
+      if (!this.tabs.has(id) || tab.closing || tab.sleeping || this.stopping) {
         // A spawn that completes after its tab was retired (or the host stopped) is killed
         // before it is bound.
         if (start) killVerified(spawned.pid, start);
         if (spawned.childPid) killSession(spawned.childPid);
         return;
       }
+      this.noteBound(tab, { pid: spawned.pid, startTime: start });
       this.d.registry.updateTab(id, { holderPid: spawned.pid, holderStart: start, childPid: spawned.childPid }, { topology: false });
       tab.row = this.d.registry.getTab(id)!;
       const conn = await connectHolder(socketPath, this.holderKey(id, inc));
@@ -232,7 +436,7 @@ export class Server {
       this.bindLink(tab, conn, state);
     } catch (err) {
       this.d.log.error('holder-start-failed', { tab: id, code: errorCode(err) });
-      if (this.tabs.has(id)) {
+      if (this.tabs.has(id) && !tab.closing && !tab.sleeping) {
         this.d.registry.updateTab(id, { lifecycle: 'failed' }, { topology: false });
         tab.row = this.d.registry.getTab(id) ?? tab.row;
         this.broadcastStatus(tab);
@@ -261,7 +465,10 @@ export class Server {
 
   private applyHolderState(tab: TabRuntime, state: HolderState): void {
     tab.state = state;
-    if (!this.tabs.has(tab.row.id) || tab.closing) return;
+    // A late state after a close or sleep changes nothing (SPEC §9).
+    if (!this.tabs.has(tab.row.id) || tab.closing || tab.sleeping) return;
+    this.noteBound(tab, { pid: state.childPid, startTime: state.childStart });
+    this.onAgentReport(tab, state);
     const lifecycle = state.lifecycle;
     const patch: Partial<TabRow> = {
       lifecycle,
@@ -278,7 +485,7 @@ export class Server {
 
   private async onHolderLost(tab: TabRuntime): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      if (this.stopping || tab.closing || !this.tabs.has(tab.row.id) || tab.link) return;
+      if (this.stopping || tab.closing || tab.sleeping || !this.tabs.has(tab.row.id) || tab.link) return;
       const { holderPid, holderStart, holderInc } = tab.row;
       if (!holderPid || !holderStart || !holderInc || !isLiveProcess({ pid: holderPid, startTime: holderStart })) break;
       // The process lives: the connection broke, not the holder. Reconnect.
@@ -302,6 +509,7 @@ export class Server {
     const childPid = tab.state?.childPid;
     const childStart = tab.state?.childStart;
     if (childPid && childStart && isSameProcess({ pid: childPid, startTime: childStart })) killSession(childPid);
+    if (tab.closing || tab.sleeping || !this.tabs.has(tab.row.id)) return;
     const now = Date.now();
     tab.holderRestarts = tab.holderRestarts.filter((t) => now - t < 60_000);
     if (tab.holderRestarts.length >= HOLDER_RESTARTS_PER_MINUTE) {
@@ -383,7 +591,10 @@ export class Server {
       return { tabId: id };
     },
     view: (s, a) => this.view(s, String(a.tabId), a),
-    close: (_s, a) => this.staleRevision(a) ?? this.closeTab(String(a.tabId)),
+    close: (_s, a) => this.staleRevision(a) ?? this.closeTab(String(a.tabId), a.wait === true),
+    sleep: (_s, a) => this.sleepTab(String(a.tabId)),
+    restart: (_s, a) => this.restartTab(String(a.tabId), a.fresh === true),
+    openSession: (_s, a) => this.openSession(a),
     rename: (_s, a) => this.staleRevision(a) ?? this.renameTab(String(a.tabId), String(a.name ?? '')),
     reorder: (_s, a) => this.staleRevision(a) ?? this.reorderTab(String(a.tabId), Number(a.toIndex)),
     busy: (_s, a) => this.busy(String(a.tabId)),
@@ -457,9 +668,15 @@ export class Server {
     return { controller: true };
   }
 
-  private async createTab(a: Record<string, unknown>): Promise<unknown> {
+  private async createTab(a: Record<string, unknown>, session?: { sessionId: string; kind: string; name: string | null }): Promise<unknown> {
     const stale = this.staleRevision(a);
     if (stale) return stale;
+    let kind = SHELL_KIND;
+    if (session) kind = session.kind;
+    else if (typeof a.agent === 'string' && a.agent !== '') {
+      if (!this.d.config.agents[a.agent]) return { error: { code: 'unknown-agent', message: `"${a.agent}" is not an agent kind in the config.` } };
+      kind = a.agent;
+    }
     if (this.tabs.size >= this.d.config.tabsMax) {
       return { error: { code: 'tabs-max', message: `The tab limit of ${this.d.config.tabsMax} is reached.` } };
     }
@@ -471,10 +688,11 @@ export class Server {
       if (!verdict.ok) return { error: { code: 'invalid-name', message: verdict.reason } };
       userName = verdict.name;
     }
-    const name = userName || defaultTabName(this.orderedTabs().map((t) => t.row.name));
+    const name = userName || session?.name || defaultTabName(this.orderedTabs().map((t) => t.row.name));
     const { tab: row, revision } = this.d.registry.insertTab({
       id: newId('tab'),
-      kind: 'shell',
+      kind,
+      sessionId: session?.sessionId ?? null,
       name,
       nameSource: userName ? 'user' : 'default',
       cwd,
@@ -491,14 +709,87 @@ export class Server {
       createdAt: Date.now(),
       viewedAt: null,
     });
-    const tab: TabRuntime = { row, link: null, state: null, starting: null, closing: false, holderRestarts: [] };
+    const tab = newRuntime(row);
     this.tabs.set(row.id, tab);
+    // An opened session is this tab's from the start: recorded before the tab accepts input.
+    if (session) this.captureLive(tab);
     this.broadcast({ t: 'tab', rev: revision, tab: this.tabInfo(tab) });
     const env = a.env && typeof a.env === 'object' ? (a.env as NodeJS.ProcessEnv) : undefined;
     const umask = typeof a.umask === 'number' ? a.umask : undefined;
     const size = typeof a.cols === 'number' && typeof a.rows === 'number' ? { cols: a.cols, rows: a.rows } : undefined;
-    void this.startHolder(tab, env, umask, size);
+    void this.startHolder(tab, { env, umask, size });
     return { tabId: row.id };
+  }
+
+  /** `a1 --session`: focus the live tab that holds the session, or open it in a new tab. One
+   * agent session is held by at most one live tab (SPEC §9). */
+  private async openSession(a: Record<string, unknown>): Promise<unknown> {
+    const sessionId = typeof a.sessionId === 'string' ? a.sessionId : '';
+    if (!sessionId) return { error: { code: 'bad-session', message: 'Name a session id.' } };
+    const held = [...this.tabs.values()].find((t) => !t.closing && t.row.sessionId === sessionId);
+    if (held) return { tabId: held.row.id, focused: true };
+    const record = this.d.registry.listResumeRecords().filter((r) => r.sessionId === sessionId).at(-1);
+    const past = this.d.registry.listHistory().find((h) => h.sessionId === sessionId);
+    const kind = (typeof a.agent === 'string' && a.agent) || record?.agentKind || past?.agentKind || null;
+    if (!kind || kind === SHELL_KIND) return { error: { code: 'unknown-session', message: `a1 knows no agent session "${sessionId}"; pass the session file's path instead.` } };
+    if (!this.d.config.agents[kind]?.resume) return { error: { code: 'not-resumable', message: `The "${kind}" agent has no resume command in the config.` } };
+    const cwd = (typeof a.cwd === 'string' && a.cwd) || record?.cwd || past?.cwd || process.cwd();
+    return this.createTab({ ...a, cwd, name: undefined }, { sessionId, kind, name: record?.name ?? past?.name ?? null });
+  }
+
+  /** Checkpoint and stop (SPEC §9): a `sleep` record, then the processes end; the tab stays. */
+  private async sleepTab(tabId: string): Promise<unknown> {
+    const tab = this.tabs.get(tabId);
+    if (!tab || tab.closing) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
+    if (tab.sleeping || tab.row.lifecycle === 'suspended') return { asleep: true };
+    const spec = this.agentSpec(tab);
+    if (!spec?.resume || !tab.row.sessionId) {
+      return { error: { code: 'not-resumable', message: 'This tab cannot sleep: it has no agent session to resume.' } };
+    }
+    if (tab.starting) await tab.starting.catch(() => undefined);
+    const { row } = tab;
+    this.d.registry.putResumeRecord({ tabId, agentKind: row.kind, sessionId: row.sessionId!, cwd: row.cwd, name: row.name, origin: 'sleep', capturedAt: Date.now() });
+    const plan = this.planFor(tab, 'cleanup');
+    tab.sleeping = true;
+    this.d.registry.updateTab(tabId, { lifecycle: 'suspended', desired: 'stopped', holderPid: null, holderStart: null, childPid: null }, { topology: false });
+    tab.row = this.d.registry.getTab(tabId) ?? tab.row;
+    tab.state = null;
+    // Clients learn the tab sleeps before its holder goes, so none of them rebinds to it.
+    this.broadcastStatus(tab);
+    await this.endProcesses(tab, { ...plan, revoke: [], history: [] });
+    tab.link = null;
+    return { asleep: true };
+  }
+
+  /** Viewing a sleeping tab (or typing into it) resumes its agent session. */
+  private wake(tab: TabRuntime): void {
+    if (!tab.sleeping && tab.row.lifecycle !== 'suspended') return;
+    if (tab.starting || tab.link) return;
+    tab.sleeping = false;
+    tab.holderRestarts = [];
+    // The checkpoint is spent: from here the running agent's `live` record is its authority,
+    // so an old sleep record cannot outlive a later quit record's expiry.
+    const sleepRecords = this.d.registry.listResumeRecordsOf(tab.row.id).filter((r) => r.origin === 'sleep');
+    this.captureLive(tab);
+    if (sleepRecords.length > 0) this.d.registry.deleteResumeRecords(sleepRecords.map((r) => r.id));
+    void this.startHolder(tab);
+  }
+
+  /** `r` or `f` on an exited or failed tab. */
+  private restartTab(tabId: string, fresh: boolean): unknown {
+    const tab = this.tabs.get(tabId);
+    if (!tab || tab.closing) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
+    const lifecycle = tab.state?.lifecycle ?? tab.row.lifecycle;
+    if (tab.link && (lifecycle === 'exited' || lifecycle === 'failed')) {
+      tab.link.send({ t: 'restartChild', epoch: this.d.epoch, fresh });
+      return { restarted: true };
+    }
+    if (!tab.link && !tab.starting && tab.row.lifecycle !== 'suspended') {
+      tab.holderRestarts = [];
+      void this.startHolder(tab, { fresh });
+      return { restarted: true };
+    }
+    return { restarted: false };
   }
 
   /** A client views a tab: it becomes the controller when nobody controls the tab, and gets
@@ -510,6 +801,7 @@ export class Server {
     session.viewing = tabId;
     if (previous && previous !== tabId) this.releaseControl(session, previous);
     this.d.registry.setMeta('last_viewed_tab', tabId);
+    this.wake(tab);
     const deadline = Date.now() + VIEW_WAIT_MS;
     while (!tab.link && Date.now() < deadline) {
       if (tab.starting) await Promise.race([tab.starting, delay(250)]);
@@ -568,33 +860,32 @@ export class Server {
     void this.setController(tab, next ? next.id : null);
   }
 
-  private closeTab(tabId: string): unknown {
+  /** Close (SPEC §9): the plan is made from one snapshot before anything is pruned; the tab,
+   * its records and its history entry change in one transaction; every client loses the tab at
+   * once; the processes end asynchronously. A second close finds nothing and does nothing. */
+  private closeTab(tabId: string, wait: boolean): unknown {
     const tab = this.tabs.get(tabId);
-    if (!tab) return { closed: false };
+    if (!tab || tab.closing) return { closed: false };
+    const plan = this.planFor(tab, 'user');
     tab.closing = true;
     this.tabs.delete(tabId);
-    const rev = this.d.registry.deleteTab(tabId);
+    const at = Date.now();
+    const history: Omit<HistoryEntry, 'id'>[] = [];
+    const seen = new Set<string>();
+    for (const r of plan.history) {
+      if (seen.has(r.sessionId)) continue;
+      seen.add(r.sessionId);
+      history.push({ tabId, name: tab.row.name, agentKind: r.agentKind, sessionId: r.sessionId, cwd: r.cwd, reason: 'closed', at });
+    }
+    // Revoking is not forgetting: an agent session with no record left still goes to history.
+    if (tab.row.sessionId && !seen.has(tab.row.sessionId) && tab.row.kind !== SHELL_KIND) {
+      history.push({ tabId, name: tab.row.name, agentKind: tab.row.kind, sessionId: tab.row.sessionId, cwd: tab.row.cwd, reason: 'closed', at });
+    }
+    const rev = this.d.registry.retireTab(tabId, { revoke: plan.revoke, history });
     if (this.d.registry.getMeta('last_viewed_tab') === tabId) this.d.registry.setMeta('last_viewed_tab', '');
     this.broadcast({ t: 'tabRemoved', rev, id: tabId });
-    void this.retire(tab);
-    return { closed: true };
-  }
-
-  /** Ends a tab's holder and process tree; the holder does it gracefully, and anything still
-   * alive after the grace window is killed here, each pid verified by its start time. */
-  private async retire(tab: TabRuntime): Promise<void> {
-    const grace = CLOSE_GRACE_MS;
-    const { holderPid, holderStart, childPid } = tab.row;
-    const childStart = tab.state?.childStart ?? null;
-    const sessionMembers = childPid ? listProcesses().filter((p) => p.sid === childPid) : [];
-    tab.link?.send({ t: 'terminate', epoch: this.d.epoch, graceMs: grace });
-    const deadline = Date.now() + grace + 2_000;
-    const alive = () => holderPid && holderStart && isLiveProcess({ pid: holderPid, startTime: holderStart });
-    while (Date.now() < deadline && alive()) await delay(50);
-    if (holderPid && holderStart) killVerified(holderPid, holderStart);
-    if (childPid && childStart) killVerified(childPid, childStart);
-    for (const p of sessionMembers) killVerified(p.pid, p.startTime);
-    tab.link?.close();
+    const ended = this.endProcesses(tab, plan);
+    return wait ? ended.then(() => ({ closed: true })) : { closed: true };
   }
 
   private async hostStop(): Promise<unknown> {
@@ -603,8 +894,19 @@ export class Server {
     const tabs = [...this.tabs.values()];
     // Spawns in flight end themselves once they see `stopping`; wait for them first.
     await Promise.all(tabs.map((t) => t.starting?.catch(() => undefined)));
-    await Promise.all(tabs.map((t) => this.retire(t)));
-    for (const t of tabs) {
+    const snapshot = snapshotProcesses();
+    const running = tabs.filter((t) => !t.sleeping && t.row.lifecycle !== 'suspended');
+    for (const t of running) {
+      // Resumable agents get a `quit` record: the next start resumes them (SPEC §9, host stop).
+      const { row } = t;
+      if (row.sessionId && this.agentSpec(t)?.resume) {
+        this.d.registry.putResumeRecord({ tabId: row.id, agentKind: row.kind, sessionId: row.sessionId, cwd: row.cwd, name: row.name, origin: 'quit', capturedAt: Date.now() });
+      }
+    }
+    const plans = running.map((t) => ({ tab: t, plan: this.planFor(t, 'cleanup', tabs, snapshot) }));
+    for (const t of running) t.sleeping = true; // their ends are intended
+    await Promise.all([...plans.map(({ tab, plan }) => this.endProcesses(tab, { ...plan, revoke: [], history: [] })), ...this.terminations]);
+    for (const t of running) {
       // Kept as desired state: the next start restores the tab set (SPEC §9, host stop).
       this.d.registry.updateTab(t.row.id, { holderPid: null, holderStart: null, childPid: null, lifecycle: 'suspended' }, { topology: false });
     }
@@ -642,6 +944,8 @@ export class Server {
       childPid: tab.state?.childPid ?? r.childPid,
       exit: tab.state?.exit ?? r.lastExit,
       title: tab.state?.title ?? '',
+      kind: r.kind,
+      sessionId: r.sessionId,
     };
   }
 
@@ -684,6 +988,7 @@ export class Server {
 
   shutdown(code: number): void {
     if (this.idleTimer) clearInterval(this.idleTimer);
+    if (this.captureTimer) clearInterval(this.captureTimer);
     for (const c of this.clients.keys()) c.close();
     for (const t of this.tabs.values()) t.link?.close();
     this.listener?.close();

@@ -11,6 +11,16 @@ import { removeStaleScratch } from './integrity.js';
 import { backupsPath, registryPath, WAL_SUFFIXES } from './layout.js';
 import type { WriterLease } from './lease.js';
 import { recoverRegistry, type Recovery } from './recovery.js';
+import {
+  deleteResumeRecordsById,
+  insertHistory,
+  readHistory,
+  readResumeRecords,
+  upsertResumeRecord,
+  type HistoryEntry,
+  type HistoryReason,
+  type ResumeRecord,
+} from './records.js';
 import { META, migrate, RESERVED_META_KEYS, schemaVersionOf, WRITER_LEASE_NAME } from './schema.js';
 import { columnsToTab, FIELD_COLUMNS, patchToColumns, tabToColumns, type TabColumns, type TabPatch, type TabRow } from './tabRow.js';
 
@@ -25,6 +35,7 @@ export {
   TabNotFoundError,
 } from './errors.js';
 export type { Lifecycle, NameSource, TabRow } from './tabRow.js';
+export type { HistoryEntry, HistoryReason, RecordOrigin, ResumeRecord } from './records.js';
 
 /**
  * How long a statement waits for another connection's lock: a read-only `a1 tabs` may meet the
@@ -38,8 +49,14 @@ export interface ReadonlyRegistry {
   readonly revision: number;
   readonly epoch: number;
   getMeta(key: string): string | null;
+  listResumeRecords(): ResumeRecord[];
+  /** Newest first. */
+  listHistory(limit?: number): HistoryEntry[];
   close(): void;
 }
+
+/** The schema version that added resume_records and history; an older file has neither yet. */
+const RECORDS_SCHEMA_VERSION = 2;
 
 /**
  * Connections this module has open, per registry file, in this process. The integrity check
@@ -177,6 +194,8 @@ export class Registry {
       throw error;
     }
     const noteClosed = noteOpened(file);
+    // A read-only open cannot migrate: a file no server has opened since an upgrade has no records.
+    const hasRecords = () => schemaVersionOf(db) >= RECORDS_SCHEMA_VERSION;
     return {
       listTabs: () => readTabs(db),
       get revision() {
@@ -186,6 +205,8 @@ export class Registry {
         return readCounter(db, META.epoch);
       },
       getMeta: (key) => readMeta(db, key),
+      listResumeRecords: () => (hasRecords() ? readResumeRecords(db) : []),
+      listHistory: (limit) => (hasRecords() ? readHistory(db, limit) : []),
       close: () => {
         if (db.open) db.close();
         noteClosed();
@@ -306,6 +327,74 @@ export class Registry {
 
   getMeta(key: string): string | null {
     return readMeta(this.#db, key);
+  }
+
+  /** Stores a resume record, replacing the tab's record of the same origin (and keeping its id). */
+  putResumeRecord(r: Omit<ResumeRecord, 'id'> & { id?: string }): ResumeRecord {
+    return this.#mutate(() => upsertResumeRecord(this.#db, r));
+  }
+
+  /** Ordered by capture time, then id. */
+  listResumeRecords(): ResumeRecord[] {
+    return readResumeRecords(this.#db);
+  }
+
+  listResumeRecordsOf(tabId: string): ResumeRecord[] {
+    return readResumeRecords(this.#db, tabId);
+  }
+
+  /** Returns how many of `ids` existed and were deleted. */
+  deleteResumeRecords(ids: readonly string[]): number {
+    return this.#mutate(() => deleteResumeRecordsById(this.#db, ids));
+  }
+
+  /**
+   * Closes a tab in one transaction: deletes its row, revokes the listed records and records the
+   * history entries. Only records of this tab are revoked, so a stale plan can never revoke a
+   * sibling's. A topology change: bumps the revision once and returns it.
+   */
+  retireTab(tabId: string, opts: { revoke: readonly string[]; history: readonly Omit<HistoryEntry, 'id'>[] }): number {
+    return this.#mutate(() => {
+      const result = this.#db.prepare('DELETE FROM tabs WHERE id = ?').run(tabId);
+      if (result.changes === 0) throw new TabNotFoundError(tabId);
+      deleteResumeRecordsById(this.#db, opts.revoke, tabId);
+      for (const entry of opts.history) insertHistory(this.#db, entry);
+      return bumpRevision(this.#db);
+    });
+  }
+
+  /**
+   * After a reboot: moves every tab to history with `reason` and deletes the tab rows, in one
+   * transaction, leaving every resume record in place so each session stays resumable. Bumps the
+   * revision once if any tab moved. Returns the entries, in tab order.
+   */
+  moveAllTabsToHistory(
+    reason: HistoryReason,
+    at: number,
+    sessionOf: (tab: TabRow) => { agentKind: string; sessionId: string | null },
+  ): HistoryEntry[] {
+    return this.#mutate(() => {
+      const tabs = readTabs(this.#db);
+      const entries = tabs.map((tab) => {
+        const { agentKind, sessionId } = sessionOf(tab);
+        return insertHistory(this.#db, { tabId: tab.id, name: tab.name, agentKind, sessionId, cwd: tab.cwd, reason, at });
+      });
+      if (tabs.length > 0) {
+        this.#db.prepare('DELETE FROM tabs').run();
+        bumpRevision(this.#db);
+      }
+      return entries;
+    });
+  }
+
+  /** Records a session no live tab holds (for example one whose records expired). */
+  addHistory(e: Omit<HistoryEntry, 'id'>): HistoryEntry {
+    return this.#mutate(() => insertHistory(this.#db, e));
+  }
+
+  /** Newest first; every entry when `limit` is omitted. */
+  listHistory(limit?: number): HistoryEntry[] {
+    return readHistory(this.#db, limit);
   }
 
   /** Sets a free meta key (e.g. last_viewed_tab). Not a topology change. */

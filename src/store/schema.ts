@@ -57,8 +57,42 @@ const createV1: Migration = (db) => {
   put.run(META.epoch, '0');
 };
 
+/**
+ * Resume records (one per origin per tab, SPEC §9) and history (sessions no live tab holds, §15),
+ * and the agent session a tab holds. Records have no foreign key to tabs: they outlive their tab
+ * when a reboot moves it to history.
+ */
+const addRecordsAndHistory: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE resume_records (
+      id TEXT PRIMARY KEY,
+      tab_id TEXT NOT NULL,
+      agent_kind TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      cwd TEXT NOT NULL,
+      name TEXT NOT NULL,
+      origin TEXT NOT NULL CHECK (origin IN ('live', 'quit', 'sleep')),
+      captured_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX resume_records_by_tab ON resume_records (tab_id);
+    CREATE UNIQUE INDEX resume_records_one_per_origin ON resume_records (tab_id, origin);
+    CREATE TABLE history (
+      id TEXT PRIMARY KEY,
+      tab_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      agent_kind TEXT NOT NULL,
+      session_id TEXT,
+      cwd TEXT NOT NULL,
+      reason TEXT NOT NULL CHECK (reason IN ('closed', 'reboot', 'expired')),
+      at INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX history_by_at ON history (at);
+    ALTER TABLE tabs ADD COLUMN session_id TEXT;
+  `);
+};
+
 /** Step i migrates version i to i + 1. Append only: a shipped step never changes. */
-const MIGRATIONS: readonly Migration[] = [createV1];
+const MIGRATIONS: readonly Migration[] = [createV1, addRecordsAndHistory];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -74,12 +108,23 @@ export function schemaVersionOf(db: Database.Database): number {
 
 /** Brings `db` to SCHEMA_VERSION in one immediate transaction; a no-op when already current. */
 export function migrate(db: Database.Database): void {
+  migrateTo(db, SCHEMA_VERSION);
+}
+
+/**
+ * Brings `db` to `target` in one immediate transaction. Anything but SCHEMA_VERSION is for tests
+ * that need a database as an older a1 left it, to prove the later steps keep its data.
+ */
+export function migrateTo(db: Database.Database, target: number): void {
+  if (!Number.isInteger(target) || target < 1 || target > SCHEMA_VERSION) {
+    throw new RangeError(`schema version ${target} is not between 1 and ${SCHEMA_VERSION}`);
+  }
   db.transaction(() => {
     const found = schemaVersionOf(db);
     if (found > SCHEMA_VERSION) throw new RegistryTooNewError(found, SCHEMA_VERSION);
-    for (let version = found; version < SCHEMA_VERSION; version++) MIGRATIONS[version](db);
-    if (found !== SCHEMA_VERSION) {
-      db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META.schemaVersion, String(SCHEMA_VERSION));
+    for (let version = found; version < target; version++) MIGRATIONS[version](db);
+    if (found < target) {
+      db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META.schemaVersion, String(target));
     }
   }).immediate();
 }

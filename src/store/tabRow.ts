@@ -7,7 +7,10 @@ export type Lifecycle = 'starting' | 'running' | 'exited' | 'failed' | 'suspende
 
 export interface TabRow {
   id: string;
+  /** 'shell' or the agent kind. */
   kind: string;
+  /** The agent session the tab holds; null for a shell or an agent that has not reported one. */
+  sessionId: string | null;
   name: string;
   nameSource: NameSource;
   ord: number;
@@ -36,6 +39,7 @@ export type TabColumns = Record<string, SqlValue>;
 export const FIELD_COLUMNS: { readonly [K in keyof TabRow]-?: string } = {
   id: 'id',
   kind: 'kind',
+  sessionId: 'session_id',
   name: 'name',
   nameSource: 'name_source',
   ord: 'ord',

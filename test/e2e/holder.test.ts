@@ -46,6 +46,11 @@ async function startHolder() {
       ticketKey: deriveKey(secret, 'ticket', tabId, inc).toString('base64'),
       inputQueueBytes: 1024 * 1024,
       logDir: path.join(dir, 'logs'),
+      resumeCommand: null,
+      recoveryDir: dir,
+      bridgeKey: deriveKey(secret, 'bridge', tabId, inc).toString('base64'),
+      bridgeSocketPath: path.join(dir, 'b.sock'),
+      agentKind: null,
     },
   });
   cleanups.push(() => {

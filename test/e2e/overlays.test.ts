@@ -198,8 +198,20 @@ describe('the /tabs picker', () => {
     t = e2e();
     const a1 = t.attach();
     await withTabs(a1, ['agent', 'beta']);
-    // The shell exits with an error: the chip shows the error glyph.
-    a1.write('exit 3\r');
+    // The shell crashes three times: the tab fails, and the chip shows the error glyph.
+    for (let i = 0; i < 3; i++) {
+      const before = (await listing(t)).tabs.find((x) => x.name === 'beta')!;
+      a1.write('exit 3\r');
+      if (i < 2) {
+        await waitFor(
+          async () => {
+            const now = (await listing(t)).tabs.find((x) => x.name === 'beta')!;
+            return now.status === 'running' && now.childPid !== before.childPid;
+          },
+          { what: `beta restarted after crash ${i + 1}` },
+        );
+      }
+    }
     await waitFor(async () => (await readStrip(a1)).text.includes('✗ beta'), { what: 'the error glyph on beta’s chip' });
     const tab = (await listing(t)).tabs.find((x) => x.name === 'beta')!;
     await openPicker(a1);

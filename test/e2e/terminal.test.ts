@@ -13,8 +13,10 @@ describe('the tab terminal', () => {
     t = e2e();
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
-    a1.write('echo last-words-$((1+1)); exit 3\r');
-    await a1.waitForText('exited with status 3');
+    // Status 0 is a clean exit: never restarted (a non-zero one is a crash, see lifecycle tests).
+    a1.write('echo last-words-$((1+1)); exit 0\r');
+    await a1.waitForText('exited with status 0');
+    await a1.waitForText('[r] restart');
     await a1.waitForText('last-words-2');
     const listed = await t.run('tabs', '--json');
     expect(JSON.parse(listed.stdout).tabs[0].status).toBe('exited');

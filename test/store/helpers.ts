@@ -29,6 +29,7 @@ const int = fc.integer({ min: 0, max: 2 ** 31 });
 export const tabArb: fc.Arbitrary<TabRow> = fc.record({
   id: fc.string(),
   kind: fc.string(),
+  sessionId: nullable(fc.string()),
   name: fc.string(),
   nameSource: fc.constantFrom('default', 'user', 'auto'),
   ord: int,
@@ -51,6 +52,7 @@ export function makeTab(id: string, overrides: Partial<TabRow> = {}): Omit<TabRo
   return {
     id,
     kind: 'shell',
+    sessionId: null,
     name: `tab ${id}`,
     nameSource: 'default',
     cwd: '/tmp',

@@ -1,0 +1,57 @@
+// The last screen of a child that exited or failed, with bounded scrollback, kept in an
+// owner-only recovery file for a week (SPEC §4, §10). Recovery files are sensitive: they hold
+// terminal content, so nothing else (logs, doctor bundles) ever reads them.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Lines of history kept with the last screen. */
+export const RECOVERY_SCROLLBACK_LINES = 2_000;
+export const RECOVERY_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface BufferLines {
+  length: number;
+  getLine(y: number): { translateToString(trimRight?: boolean): string } | undefined;
+}
+
+/** The text of the last `screenRows + RECOVERY_SCROLLBACK_LINES` lines of a terminal buffer. */
+export function recoveryText(buffer: BufferLines, screenRows: number): string {
+  const from = Math.max(0, buffer.length - screenRows - RECOVERY_SCROLLBACK_LINES);
+  const lines: string[] = [];
+  for (let y = from; y < buffer.length; y++) lines.push(buffer.getLine(y)?.translateToString(true) ?? '');
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n') + '\n';
+}
+
+export function recoveryFile(dir: string, tabId: string, childInc: string): string {
+  return path.join(dir, `${tabId}-${childInc}.txt`);
+}
+
+/** Written with mode 0600 through a temporary name, so a reader never sees half a file. */
+export function writeRecoveryFile(file: string, text: string): void {
+  const tmp = `${file}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/** Removes recovery files older than the maximum age; returns how many. */
+export function pruneRecoveryFiles(dir: string, now: number, maxAgeMs = RECOVERY_MAX_AGE_MS): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      if (now - fs.statSync(file).mtimeMs > maxAgeMs) {
+        fs.unlinkSync(file);
+        removed++;
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return removed;
+}

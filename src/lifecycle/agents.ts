@@ -1,0 +1,26 @@
+// Argv for starting or resuming an agent from its configured spec. Pure.
+import type { AgentSpec } from '../config.js';
+
+/** Replaced wherever it appears inside a resume argument. */
+const SESSION_ID_TOKEN = '{sessionId}';
+/** An argument that is exactly this is replaced by the tab's own argv. */
+const COMMAND_TOKEN = '{command}';
+
+/** Expands a resume template: "{sessionId}" inside any argument is replaced; an argument that is
+ * exactly "{command}" is replaced by the tab's own argv (spliced). Null when spec.resume is null,
+ * sessionId is empty or contains NUL (it could not pass through argv intact), or the result is empty. */
+export function resumeArgv(spec: AgentSpec, tabCommand: readonly string[], sessionId: string): string[] | null {
+  if (spec.resume === null || sessionId === '' || sessionId.includes('\0')) return null;
+  const argv: string[] = [];
+  for (const arg of spec.resume) {
+    if (arg === COMMAND_TOKEN) argv.push(...tabCommand);
+    // split/join, not String.replace: a session id holding "$&" must stay literal.
+    else argv.push(arg.split(SESSION_ID_TOKEN).join(sessionId));
+  }
+  return argv.length === 0 ? null : argv;
+}
+
+/** Argv that starts the agent fresh: spec.command ?? tabCommand. */
+export function startArgv(spec: AgentSpec, tabCommand: readonly string[]): string[] {
+  return [...(spec.command ?? tabCommand)];
+}

@@ -1,0 +1,61 @@
+// One /proc snapshot for retirement planning: identity, ancestry, group, session and the
+// A1_TAB_ID marker of each of this user's processes.
+import fs from 'node:fs';
+import { listProcesses } from '../proc.js';
+import type { ProcessInfo } from './retirement.js';
+
+const TAB_MARKER_PREFIX = 'A1_TAB_ID=';
+/** The process is gone or not ours to read: it is simply not in the snapshot (or has no marker). */
+const GONE_OR_HIDDEN = new Set(['ENOENT', 'ESRCH', 'EACCES', 'EPERM']);
+
+/** One /proc snapshot; reads the A1_TAB_ID marker of each of this user's processes (null when
+ * unreadable). Other users' processes are left out: this user could not signal them. */
+export function snapshotProcesses(): ProcessInfo[] {
+  const uid = process.getuid?.() ?? null;
+  const out: ProcessInfo[] = [];
+  for (const stat of listProcesses()) {
+    const owned = uid === null || uid === 0 ? true : isOwnedBy(stat.pid, uid);
+    if (owned !== true) continue;
+    const tabMarker = readTabMarker(stat.pid);
+    if (tabMarker === undefined) continue;
+    out.push({ pid: stat.pid, ppid: stat.ppid, pgid: stat.pgid, sid: stat.sid, startTime: stat.startTime, tabMarker });
+  }
+  return out;
+}
+
+/** Whether `uid` may signal the process (its real or saved uid), or null when it vanished.
+ * Read from status, not the /proc entry's owner, which is root for non-dumpable processes. */
+function isOwnedBy(pid: number, uid: number): boolean | null {
+  const status = readOrNull(`/proc/${pid}/status`);
+  if (status === null) return null;
+  const line = status.toString('utf8').split('\n').find((l) => l.startsWith('Uid:'));
+  if (line === undefined) return false;
+  const [real, , saved] = line.slice(4).trim().split(/\s+/).map(Number);
+  return real === uid || saved === uid;
+}
+
+/** The marker's value, null when it has none or environ is unreadable, undefined when it vanished. */
+function readTabMarker(pid: number): string | null | undefined {
+  let environ: Buffer;
+  try {
+    environ = fs.readFileSync(`/proc/${pid}/environ`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ESRCH') return undefined;
+    if (GONE_OR_HIDDEN.has(code ?? '')) return null;
+    throw error;
+  }
+  for (const entry of environ.toString('utf8').split('\0')) {
+    if (entry.startsWith(TAB_MARKER_PREFIX)) return entry.slice(TAB_MARKER_PREFIX.length);
+  }
+  return null;
+}
+
+function readOrNull(path: string): Buffer | null {
+  try {
+    return fs.readFileSync(path);
+  } catch (error) {
+    if (GONE_OR_HIDDEN.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,162 @@
+// Plans which processes a tab close ends and which resume records it revokes (SPEC §9, §15 "Which
+// processes a close ends"). Pure: everything comes from one snapshot taken before any state is
+// pruned, so the plan cannot depend on the order in which the tab's state is torn down.
+import type { ResumeRecord } from './records.js';
+
+/** `natural-exit` reconciles a child that is already dead: it ends and revokes nothing. */
+export type RetireReason = 'user' | 'cleanup' | 'natural-exit';
+
+export interface ProcessRef {
+  pid: number;
+  startTime: string;
+}
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  startTime: string;
+  /** The A1_TAB_ID in its environment, or null (none, or unreadable). */
+  tabMarker: string | null;
+}
+
+export interface TabClaims {
+  tabId: string;
+  /** Agent tabs also end processes that left the session. */
+  agent: boolean;
+  /** Every pid the tab was ever bound to: holder, child, pending spawns, earlier incarnations
+   * (may contain duplicates and dead or recycled pids). */
+  bound: ProcessRef[];
+  /** Session ids of the tab's children (a child is a session leader). */
+  sessions: number[];
+}
+
+export interface RetirementSnapshot {
+  tab: TabClaims;
+  /** Live tabs other than this one. */
+  otherTabs: TabClaims[];
+  /** One /proc snapshot taken when the close starts. */
+  processes: ProcessInfo[];
+  /** Every resume record in the registry. */
+  records: ResumeRecord[];
+  /** Never planned (the server itself, pid 1). */
+  protectedPids: number[];
+}
+
+/** A process to end, with the group it was in when snapshotted, so the terminator can check that
+ * a group still has a planned member before signalling it whole. */
+export interface PlannedProcess extends ProcessRef {
+  pgid: number;
+}
+
+export interface RetirementPlan {
+  tabId: string;
+  reason: RetireReason;
+  /** Process groups to signal whole: every snapshot member of each is in `processes`. Sorted. */
+  groups: number[];
+  /** Every process to end, deduplicated by pid, sorted by pid. */
+  processes: PlannedProcess[];
+  /** Record ids to delete. */
+  revoke: string[];
+  /** Session identities that move to history (reason 'user' only). */
+  history: ResumeRecord[];
+}
+
+/** Group ids at or below this are never signalled whole: 0 is "my own group" and 1 is init's. */
+const LOWEST_SIGNALLABLE_GROUP = 2;
+
+export function planRetirement(s: RetirementSnapshot, reason: RetireReason): RetirementPlan {
+  const { tab } = s;
+  if (reason === 'natural-exit') {
+    return { tabId: tab.tabId, reason, groups: [], processes: [], revoke: [], history: [] };
+  }
+  const byPid = new Map(s.processes.map((p) => [p.pid, p]));
+  const excluded = excludedPids(s);
+  const chosen = new Map<number, ProcessInfo>();
+  const take = (p: ProcessInfo): boolean => {
+    if (excluded.has(p.pid) || chosen.has(p.pid)) return false;
+    chosen.set(p.pid, p);
+    return true;
+  };
+
+  for (const ref of tab.bound) {
+    const p = byPid.get(ref.pid);
+    // A different start time means the pid was recycled by an unrelated process.
+    if (p !== undefined && p.startTime === ref.startTime) take(p);
+  }
+  const sessions = new Set(tab.sessions);
+  for (const p of s.processes) if (sessions.has(p.sid)) take(p);
+  if (tab.agent) {
+    for (const p of s.processes) if (p.tabMarker === tab.tabId) take(p);
+    takeDescendants(s.processes, chosen, take);
+  }
+
+  const processes = [...chosen.values()]
+    .sort((a, b) => a.pid - b.pid)
+    .map(({ pid, startTime, pgid }) => ({ pid, startTime, pgid }));
+  const own = s.records.filter((r) => r.tabId === tab.tabId);
+  return {
+    tabId: tab.tabId,
+    reason,
+    groups: wholeGroups(s.processes, chosen),
+    processes,
+    revoke: own.map((r) => r.id),
+    history: reason === 'user' ? own : [],
+  };
+}
+
+/** Pids another live tab claims (bound ref, session or marker), and protected pids. The walk
+ * over descendants does not pass through them either: their subtrees are not this tab's. */
+function excludedPids(s: RetirementSnapshot): Set<number> {
+  const excluded = new Set(s.protectedPids);
+  const otherBound = new Set<string>();
+  const otherSessions = new Set<number>();
+  const otherIds = new Set<string>();
+  for (const other of s.otherTabs) {
+    if (other.tabId === s.tab.tabId) continue;
+    for (const ref of other.bound) otherBound.add(identityKey(ref));
+    for (const sid of other.sessions) otherSessions.add(sid);
+    otherIds.add(other.tabId);
+  }
+  for (const p of s.processes) {
+    const marker = p.tabMarker;
+    if (otherBound.has(identityKey(p)) || otherSessions.has(p.sid) || (marker !== null && otherIds.has(marker))) {
+      excluded.add(p.pid);
+    }
+  }
+  return excluded;
+}
+
+function identityKey(ref: ProcessRef): string {
+  return `${ref.pid}:${ref.startTime}`;
+}
+
+/** Adds every descendant (by ppid, transitively) of the chosen processes. */
+function takeDescendants(
+  processes: readonly ProcessInfo[],
+  chosen: ReadonlyMap<number, ProcessInfo>,
+  take: (p: ProcessInfo) => boolean,
+): void {
+  const children = new Map<number, ProcessInfo[]>();
+  for (const p of processes) {
+    if (p.ppid === p.pid) continue;
+    const list = children.get(p.ppid);
+    if (list === undefined) children.set(p.ppid, [p]);
+    else list.push(p);
+  }
+  const queue = [...chosen.keys()];
+  while (queue.length > 0) {
+    const pid = queue.pop() as number;
+    for (const child of children.get(pid) ?? []) if (take(child)) queue.push(child.pid);
+  }
+}
+
+/** Groups of chosen processes in which every snapshot member is chosen, so signalling the group
+ * whole reaches nothing the plan does not already end. */
+function wholeGroups(processes: readonly ProcessInfo[], chosen: ReadonlyMap<number, ProcessInfo>): number[] {
+  const candidate = new Set<number>();
+  for (const p of chosen.values()) if (p.pgid >= LOWEST_SIGNALLABLE_GROUP) candidate.add(p.pgid);
+  for (const p of processes) if (candidate.has(p.pgid) && !chosen.has(p.pid)) candidate.delete(p.pgid);
+  return [...candidate].sort((a, b) => a - b);
+}

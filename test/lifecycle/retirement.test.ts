@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import type { ResumeRecord } from '../../src/lifecycle/records.js';
+import {
+  planRetirement,
+  type ProcessInfo,
+  type RetirementSnapshot,
+  type TabClaims,
+} from '../../src/lifecycle/retirement.js';
+
+/** A process whose start time is derived from its pid unless given. */
+function proc(pid: number, over: Partial<ProcessInfo> = {}): ProcessInfo {
+  return { pid, ppid: 1, pgid: pid, sid: pid, startTime: `s${pid}`, tabMarker: null, ...over };
+}
+const ref = (p: ProcessInfo) => ({ pid: p.pid, startTime: p.startTime });
+const pids = (plan: { processes: { pid: number }[] }) => plan.processes.map((p) => p.pid);
+
+function tab(over: Partial<TabClaims> = {}): TabClaims {
+  return { tabId: 'A', agent: false, bound: [], sessions: [], ...over };
+}
+
+function record(id: string, tabId: string): ResumeRecord {
+  return { id, tabId, agentKind: 'claude', sessionId: `sess-${id}`, cwd: '/', name: id, origin: 'sleep', capturedAt: 1 };
+}
+
+function snapshot(over: Partial<RetirementSnapshot> = {}): RetirementSnapshot {
+  return { tab: tab(), otherTabs: [], processes: [], records: [], protectedPids: [1], ...over };
+}
+
+// Tab A: holder 100 (own session), child 200 leading session 200 with a job in group 210.
+const holder = proc(100, { ppid: 50, pgid: 50, sid: 50 });
+const child = proc(200, { ppid: 100 });
+const job = proc(210, { ppid: 200, pgid: 210, sid: 200 });
+const jobPeer = proc(211, { ppid: 200, pgid: 210, sid: 200 });
+const server = proc(50, { ppid: 1, pgid: 50, sid: 50 });
+
+describe('planRetirement: which processes', () => {
+  it('ends the union of live bound refs and session members, each pid once, sorted', () => {
+    const s = snapshot({
+      tab: tab({ bound: [ref(child), ref(holder), ref(child), ref(holder)], sessions: [200, 200] }),
+      processes: [server, jobPeer, holder, job, child],
+      protectedPids: [1, 50],
+    });
+    const plan = planRetirement(s, 'user');
+    expect(pids(plan)).toEqual([100, 200, 210, 211]);
+    expect(plan.processes[0]).toEqual({ pid: 100, startTime: 's100', pgid: 50 });
+    // Group 50 also holds the server, so it is never signalled whole.
+    expect(plan.groups).toEqual([200, 210]);
+  });
+
+  it('includes ids found in only one source (a pending spawn bound but not yet in sessions)', () => {
+    const pending = proc(300, { ppid: 100 });
+    const s = snapshot({ tab: tab({ bound: [ref(pending)], sessions: [200] }), processes: [child, pending, job] });
+    expect(pids(planRetirement(s, 'cleanup'))).toEqual([200, 210, 300]);
+  });
+
+  it('never includes a recycled pid (same pid, other start time), a dead ref, or a protected pid', () => {
+    const recycled = proc(400, { startTime: 'new' });
+    const s = snapshot({
+      tab: tab({ bound: [{ pid: 400, startTime: 'old' }, { pid: 999, startTime: 'gone' }, ref(proc(1)), ref(child)] }),
+      processes: [recycled, proc(1, { pgid: 1, sid: 1, ppid: 0 }), child],
+      protectedPids: [1],
+    });
+    expect(pids(planRetirement(s, 'user'))).toEqual([200]);
+  });
+
+  it('leaves out anything another live tab claims by bound ref, session or marker', () => {
+    const shared = proc(500, { ppid: 200, sid: 200, pgid: 500 });
+    const otherSession = proc(510, { ppid: 200, sid: 510 });
+    const otherMarked = proc(520, { ppid: 200, sid: 200, pgid: 210, tabMarker: 'B' });
+    const s = snapshot({
+      tab: tab({ bound: [ref(child), ref(shared), ref(otherSession)], sessions: [200, 510] }),
+      otherTabs: [tab({ tabId: 'B', bound: [ref(shared)], sessions: [510] })],
+      processes: [child, job, shared, otherSession, otherMarked],
+    });
+    const plan = planRetirement(s, 'user');
+    expect(pids(plan)).toEqual([200, 210]);
+    // 520 is in group 210 but not planned, so group 210 is not signalled whole.
+    expect(plan.groups).toEqual([200]);
+  });
+
+  it('a bound ref of another tab only counts with a matching start time', () => {
+    const p = proc(600, { sid: 200, pgid: 200, ppid: 200 });
+    const s = snapshot({
+      tab: tab({ sessions: [200] }),
+      otherTabs: [tab({ tabId: 'B', bound: [{ pid: 600, startTime: 'older' }] })],
+      processes: [child, p],
+    });
+    expect(pids(planRetirement(s, 'user'))).toEqual([200, 600]);
+  });
+
+  describe('processes that left the session', () => {
+    const daemon = proc(700, { ppid: 1, pgid: 700, sid: 700, tabMarker: 'A' }); // setsid'd, reparented
+    const daemonChild = proc(710, { ppid: 700, pgid: 700, sid: 700, tabMarker: null }); // cleared its env
+    const escaped = proc(720, { ppid: 210, pgid: 720, sid: 720 }); // setsid, still a descendant
+    const escapedChild = proc(730, { ppid: 720, pgid: 720, sid: 720 });
+    const unrelated = proc(800, { ppid: 1 });
+    const processes = [child, job, daemon, daemonChild, escaped, escapedChild, unrelated];
+
+    it('an agent tab ends them, by marker and by ancestry', () => {
+      const s = snapshot({ tab: tab({ agent: true, bound: [ref(child)], sessions: [200] }), processes });
+      const plan = planRetirement(s, 'user');
+      expect(pids(plan)).toEqual([200, 210, 700, 710, 720, 730]);
+      expect(plan.groups).toEqual([200, 210, 700, 720]);
+    });
+
+    it('a plain shell tab leaves them running', () => {
+      const s = snapshot({ tab: tab({ agent: false, bound: [ref(child)], sessions: [200] }), processes });
+      expect(pids(planRetirement(s, 'user'))).toEqual([200, 210]);
+    });
+
+    it('the ancestry walk neither plans nor passes through what another tab claims or what is protected', () => {
+      const otherHolder = proc(900, { ppid: 720, pgid: 900, sid: 900 });
+      const otherChild = proc(910, { ppid: 900, pgid: 910, sid: 910 });
+      const srv = proc(950, { ppid: 730, pgid: 950, sid: 950 });
+      const srvKid = proc(960, { ppid: 950, pgid: 960, sid: 960 });
+      const s = snapshot({
+        tab: tab({ agent: true, bound: [ref(child)], sessions: [200] }),
+        otherTabs: [tab({ tabId: 'B', bound: [ref(otherHolder)] })],
+        processes: [...processes, otherHolder, otherChild, srv, srvKid],
+        protectedPids: [1, 950],
+      });
+      expect(pids(planRetirement(s, 'user'))).toEqual([200, 210, 700, 710, 720, 730]);
+    });
+  });
+});
+
+describe('planRetirement: records', () => {
+  const records = [record('a1', 'A'), record('b1', 'B'), record('a2', 'A'), record('c1', 'C')];
+
+  it('user close revokes every record of the tab and moves them to history; siblings untouched', () => {
+    const plan = planRetirement(snapshot({ records }), 'user');
+    expect(plan.revoke).toEqual(['a1', 'a2']);
+    expect(plan.history.map((r) => r.id)).toEqual(['a1', 'a2']);
+    expect(plan.history[0]).toEqual(records[0]);
+  });
+
+  it('cleanup revokes without history', () => {
+    const plan = planRetirement(snapshot({ records }), 'cleanup');
+    expect(plan.revoke).toEqual(['a1', 'a2']);
+    expect(plan.history).toEqual([]);
+  });
+
+  it('natural exit ends nothing, revokes nothing and records no history', () => {
+    const s = snapshot({
+      tab: tab({ agent: true, bound: [ref(child)], sessions: [200] }),
+      processes: [child, job, proc(700, { tabMarker: 'A' })],
+      records,
+    });
+    expect(planRetirement(s, 'natural-exit')).toEqual({
+      tabId: 'A',
+      reason: 'natural-exit',
+      groups: [],
+      processes: [],
+      revoke: [],
+      history: [],
+    });
+  });
+
+  it('a tab with nothing live plans no processes (close after exit)', () => {
+    const s = snapshot({ tab: tab({ bound: [{ pid: 200, startTime: 's200' }], sessions: [200] }), records });
+    const plan = planRetirement(s, 'user');
+    expect(plan.processes).toEqual([]);
+    expect(plan.groups).toEqual([]);
+    expect(plan.revoke).toEqual(['a1', 'a2']);
+  });
+});
