@@ -54,6 +54,17 @@ const STRIP_ROWS = 1;
 const NOTICE_MS = 8_000;
 /** Server restarts a client makes on its own within a minute before it shows a stopped state. */
 const AUTO_STARTS_PER_MINUTE = 3;
+/** Picker rows for past sessions carry this before the session id, so they never clash with tab ids. */
+const SESSION_ROW_PREFIX = 'session:';
+
+/** A session no live tab holds, as the server lists it for the picker. */
+interface PastSession {
+  sessionId: string;
+  name: string;
+  cwd: string;
+  /** closed, reboot, expired, or a record origin. */
+  state: string;
+}
 
 export interface ClientOptions {
   paths: Paths;
@@ -125,6 +136,7 @@ class AttachClient {
   private reconnecting = false;
   /** A key woke the viewed sleeping tab and its view is being opened. */
   private waking = false;
+  private pastSessions: PastSession[] = [];
   private autoStarts: number[] = [];
   private lastSurface: SurfacePatch | null = null;
 
@@ -519,7 +531,7 @@ class AttachClient {
         case 'rename':
           return this.startRenaming(this.viewed);
         case 'tabsPicker':
-          return this.openOverlay({ kind: 'picker', state: openPicker(this.pickerTabs(), this.viewed) });
+          return await this.openTabsPicker();
         case 'commandPrompt':
           return this.openOverlay({ kind: 'prompt', state: OPEN_PROMPT });
         case 'copyMode':
@@ -598,7 +610,11 @@ class AttachClient {
         const r = movePicker(overlay.state, ev);
         if (r.action.kind === 'none') return this.openOverlay({ kind: 'picker', state: r.state });
         this.openOverlay(null);
-        if (r.action.kind === 'view') this.switchTo(r.action.tabId);
+        if (r.action.kind === 'view') {
+          const session = r.action.tabId.startsWith(SESSION_ROW_PREFIX) ? r.action.tabId.slice(SESSION_ROW_PREFIX.length) : null;
+          if (session === null) this.switchTo(r.action.tabId);
+          else this.chain(() => this.reopenSession(session));
+        }
         return;
       }
       case 'confirm': {
@@ -641,14 +657,38 @@ class AttachClient {
   }
 
   private pickerTabs(): PickerTab[] {
-    return this.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphText(glyphFor(t), 0), status: t.lifecycle, cwd: t.cwd }));
+    const tabs = this.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphText(glyphFor(t), 0), status: t.lifecycle, cwd: t.cwd }));
+    // Sessions no live tab holds come after the tabs: Enter reopens one on purpose (SPEC §9).
+    const held = new Set(this.tabs.map((t) => t.sessionId).filter(Boolean));
+    const past = this.pastSessions
+      .filter((s) => !held.has(s.sessionId))
+      .map((s) => ({ id: SESSION_ROW_PREFIX + s.sessionId, name: s.name, glyph: '', status: s.state, cwd: s.cwd }));
+    return [...tabs, ...past];
+  }
+
+  private async openTabsPicker(): Promise<void> {
+    try {
+      this.pastSessions = (await this.server.request<{ sessions: PastSession[] }>('sessions', {})).sessions;
+    } catch {
+      // The picker still lists the tabs.
+    }
+    this.openOverlay({ kind: 'picker', state: openPicker(this.pickerTabs(), this.viewed) });
+  }
+
+  private async reopenSession(sessionId: string): Promise<void> {
+    try {
+      const { tabId } = await this.server.request<{ tabId: string }>('openSession', { ...this.createArgs(), sessionId, cwd: null });
+      await this.viewTab(tabId);
+    } catch (err) {
+      this.addNotice(err instanceof ServerError ? err.message : 'That session could not be opened.');
+    }
   }
 
   private async runCommand(command: Command): Promise<void> {
     try {
       switch (command.name) {
         case 'tabs':
-          return this.openOverlay({ kind: 'picker', state: openPicker(this.pickerTabs(), this.viewed) });
+          return await this.openTabsPicker();
         case 'new-tab': {
           const { tabId } = await this.server.request<{ tabId: string }>('create', { ...this.createArgs(), name: command.arg ?? undefined });
           return await this.viewTab(tabId);

@@ -37,6 +37,8 @@ const VIEW_WAIT_MS = 15_000;
 const IDLE_CHECK_MS = 1_000;
 /** How often a running agent's `live` resume record is captured again (SPEC §9). */
 const LIVE_CAPTURE_MS = 60_000;
+/** The picker lists at most this many past sessions. */
+const PAST_SESSIONS_LISTED = 50;
 /** The kind of a tab that runs no agent. */
 const SHELL_KIND = 'shell';
 
@@ -595,6 +597,7 @@ export class Server {
     sleep: (_s, a) => this.sleepTab(String(a.tabId)),
     restart: (_s, a) => this.restartTab(String(a.tabId), a.fresh === true),
     openSession: (_s, a) => this.openSession(a),
+    sessions: () => ({ sessions: this.pastSessions() }),
     rename: (_s, a) => this.staleRevision(a) ?? this.renameTab(String(a.tabId), String(a.name ?? '')),
     reorder: (_s, a) => this.staleRevision(a) ?? this.reorderTab(String(a.tabId), Number(a.toIndex)),
     busy: (_s, a) => this.busy(String(a.tabId)),
@@ -735,6 +738,22 @@ export class Server {
     if (!this.d.config.agents[kind]?.resume) return { error: { code: 'not-resumable', message: `The "${kind}" agent has no resume command in the config.` } };
     const cwd = (typeof a.cwd === 'string' && a.cwd) || record?.cwd || past?.cwd || process.cwd();
     return this.createTab({ ...a, cwd, name: undefined }, { sessionId, kind, name: record?.name ?? past?.name ?? null });
+  }
+
+  /** Sessions no live tab holds (records of gone tabs, and history), newest first, one each. */
+  private pastSessions(): { sessionId: string; agent: string; name: string; cwd: string; state: string }[] {
+    const held = new Set([...this.tabs.values()].map((t) => t.row.sessionId).filter(Boolean));
+    const out = new Map<string, { sessionId: string; agent: string; name: string; cwd: string; state: string; at: number }>();
+    for (const r of this.d.registry.listResumeRecords()) {
+      if (held.has(r.sessionId) || this.tabs.has(r.tabId)) continue;
+      const seen = out.get(r.sessionId);
+      if (!seen || seen.at < r.capturedAt) out.set(r.sessionId, { sessionId: r.sessionId, agent: r.agentKind, name: r.name, cwd: r.cwd, state: r.origin, at: r.capturedAt });
+    }
+    for (const h of this.d.registry.listHistory(PAST_SESSIONS_LISTED)) {
+      if (!h.sessionId || held.has(h.sessionId) || out.has(h.sessionId)) continue;
+      out.set(h.sessionId, { sessionId: h.sessionId, agent: h.agentKind, name: h.name, cwd: h.cwd, state: h.reason, at: h.at });
+    }
+    return [...out.values()].sort((a, b) => b.at - a.at).slice(0, PAST_SESSIONS_LISTED).map(({ at: _at, ...rest }) => rest);
   }
 
   /** Checkpoint and stop (SPEC §9): a `sleep` record, then the processes end; the tab stays. */

@@ -1,0 +1,75 @@
+// The tab bridge over real Unix sockets: a report is admitted only with the key of this tab's
+// current child incarnation; another tab's token, an ended incarnation and a stranger are refused.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { describe, it, expect, afterEach } from 'vitest';
+import { BridgeListener, bridgeToken, parseBridgeToken, type BridgeReport } from '../../src/holder/bridge.js';
+import { sendStatus, StatusError } from '../../src/cli/status.js';
+import type { Logger } from '../../src/log.js';
+
+const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function bridge(inc: { current: string | null }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a1b-'));
+  const key = crypto.randomBytes(32);
+  const reports: BridgeReport[] = [];
+  const socket = path.join(dir, 'b.sock');
+  const listener = new BridgeListener(socket, key, () => inc.current, (r) => reports.push(r), quiet);
+  cleanups.push(() => {
+    listener.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return { listener, key, reports, socket };
+}
+
+function envFor(socket: string, token: string): NodeJS.ProcessEnv {
+  return { A1_TAB_ID: 'tab-x', A1_BRIDGE: socket, A1_BRIDGE_TOKEN: token };
+}
+
+describe('the tab bridge', () => {
+  it('admits a report with the current incarnation\'s token, carrying no text but ids', async () => {
+    const inc = { current: 'inc-1' };
+    const b = bridge(inc);
+    await b.listener.listen();
+    expect(fs.statSync(b.socket).mode & 0o777).toBe(0o600);
+    await sendStatus(envFor(b.socket, bridgeToken(b.key, 'inc-1')), { state: 'working', sessionId: 's-1', agent: 'claude' });
+    expect(b.reports).toEqual([{ state: 'working', sessionId: 's-1', agent: 'claude', name: null }]);
+  });
+
+  it('refuses a token from another tab, and one from an ended incarnation', async () => {
+    const inc = { current: 'inc-1' };
+    const a = bridge(inc);
+    const b = bridge(inc);
+    await a.listener.listen();
+    await b.listener.listen();
+    // Tab A's token against tab B's bridge: same incarnation name, another key.
+    await expect(sendStatus(envFor(b.socket, bridgeToken(a.key, 'inc-1')), { state: 'idle' })).rejects.toBeInstanceOf(StatusError);
+    // The child restarted: its predecessor's token proves nothing any more.
+    inc.current = 'inc-2';
+    await expect(sendStatus(envFor(a.socket, bridgeToken(a.key, 'inc-1')), { state: 'idle' })).rejects.toBeInstanceOf(StatusError);
+    await sendStatus(envFor(a.socket, bridgeToken(a.key, 'inc-2')), { state: 'idle' });
+    expect(a.reports).toHaveLength(1);
+    expect(b.reports).toHaveLength(0);
+  });
+
+  it('refuses an unknown state, and fields with control characters are dropped', async () => {
+    const inc = { current: 'inc-1' };
+    const b = bridge(inc);
+    await b.listener.listen();
+    const env = envFor(b.socket, bridgeToken(b.key, 'inc-1'));
+    await expect(sendStatus(env, { state: 'dancing' })).rejects.toBeInstanceOf(StatusError);
+    await sendStatus(env, { state: 'idle', sessionId: 'a\x1b[2Jb', name: 'ok' });
+    expect(b.reports).toEqual([{ state: 'idle', sessionId: null, agent: null, name: 'ok' }]);
+  });
+
+  it('outside a tab, says so and sends nothing', async () => {
+    await expect(sendStatus({}, { state: 'idle' })).rejects.toThrow('a1 status works only inside an a1 tab.');
+    expect(parseBridgeToken('garbage')).toBeNull();
+  });
+});
