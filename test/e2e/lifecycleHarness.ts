@@ -1,0 +1,239 @@
+// Helpers for the tab lifecycle end-to-end tests (close, restart, sleep, reboot): the fake agent
+// fixture wired into a test's A1_HOME, the profile's sessions and resume records, and processes
+// identified by pid and start time so a recycled pid never passes for a survivor.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Registry } from '../../src/store/registry.js';
+import type { ResumeRecord } from '../../src/lifecycle/records.js';
+import { A1_BIN, REPO_ROOT } from '../helpers/pty.js';
+import { isAlive, pidsWithEnv, startTimeOf } from '../helpers/procs.js';
+import { waitFor } from '../helpers/wait.js';
+import { listing, stateDir, type E2E, type Listing } from './harness.js';
+import { livePids, runDir } from './harness.js';
+import type { PtyDriver } from '../helpers/pty.js';
+
+export const FAKE_AGENT = path.join(REPO_ROOT, 'test', 'fixtures', 'fake-agent.mjs');
+
+/** The argv that runs the fake agent with this test runner's node. */
+export function fakeAgentArgv(): string[] {
+  return [process.execPath, FAKE_AGENT];
+}
+
+/**
+ * Makes the fake agent's session directory under the test's A1_HOME and puts it (and the a1
+ * binary it reports status with) in the test's environment. A tab's environment is the creating
+ * client's, so call this before `a1 new` or attaching. Returns the directory.
+ */
+export function useFakeAgent(t: E2E): string {
+  const dir = path.join(t.home.dir, 'agent-sessions');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  t.env.FAKE_AGENT_DIR = dir;
+  t.env.A1_BIN = A1_BIN;
+  return dir;
+}
+
+/** A JSON-lines file as records; an absent file has none. */
+export function readJsonLines(file: string): Record<string, unknown>[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** One line per start of the fake agent with this session: {pid, argv, resumed, at}. */
+export function agentStarts(dir: string, sessionId: string): Record<string, unknown>[] {
+  return readJsonLines(path.join(dir, `${sessionId}.starts.jsonl`));
+}
+
+/** The start the fake agent process `pid` recorded, in any session, or undefined before it has. */
+export function agentStartOf(dir: string, pid: number): Record<string, unknown> | undefined {
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.endsWith('.starts.jsonl')) continue;
+    const start = readJsonLines(path.join(dir, name)).find((s) => s.pid === pid);
+    if (start !== undefined) return start;
+  }
+  return undefined;
+}
+
+/** The fake agent's transcript of this session: {role, text} per turn. */
+export function agentTranscript(dir: string, sessionId: string): Record<string, unknown>[] {
+  return readJsonLines(path.join(dir, `${sessionId}.jsonl`));
+}
+
+/** A row of `a1 sessions --json`. */
+export interface SessionRow {
+  sessionId: string;
+  agent: string;
+  name: string;
+  cwd: string;
+  tabId: string | null;
+  asleep: boolean;
+  state: string;
+  at: number;
+}
+
+/** Runs `a1 sessions --json`; a failure is thrown with what the command printed. */
+export async function sessionsOf(t: E2E): Promise<SessionRow[]> {
+  const r = await t.run('sessions', '--json');
+  if (r.code !== 0) throw new Error(`a1 sessions --json exited ${r.code}: ${r.stderr.trim()}`);
+  return (JSON.parse(r.stdout) as { sessions: SessionRow[] }).sessions;
+}
+
+/** Waits until `a1 sessions --json` lists a session held by the tab; returns its row. */
+export function waitForTabSession(t: E2E, tabId: string): Promise<SessionRow> {
+  return waitFor(async () => (await sessionsOf(t)).find((s) => s.tabId === tabId), {
+    what: `a session held by tab ${tabId} in a1 sessions --json`,
+  });
+}
+
+/** Every resume record in the profile's registry, read the way `a1 sessions` reads it. */
+export function resumeRecordsOf(t: E2E): ResumeRecord[] {
+  const reg = Registry.openReadOnly(stateDir(t));
+  if (reg === null) return [];
+  try {
+    return reg.listResumeRecords();
+  } finally {
+    reg.close();
+  }
+}
+
+/** A process as a test remembers it: a recycled pid has another start time. */
+export interface ProcRef {
+  pid: number;
+  startTime: string;
+  /** Its argv, for messages and for picking processes out. */
+  argv: string[];
+}
+
+export function argvOf(pid: number): string[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+  } catch {
+    return [];
+  }
+}
+
+/** The live processes whose environment carries A1_TAB_ID=<tabId>. */
+export function tabProcesses(tabId: string): ProcRef[] {
+  const refs: ProcRef[] = [];
+  for (const pid of pidsWithEnv('A1_TAB_ID', tabId)) {
+    const startTime = startTimeOf(pid);
+    if (startTime !== null && isAlive(pid)) refs.push({ pid, startTime, argv: argvOf(pid) });
+  }
+  return refs;
+}
+
+/** The process of `pid` as it is now, or null when there is none. */
+export function procRef(pid: number): ProcRef | null {
+  const startTime = startTimeOf(pid);
+  return startTime !== null && isAlive(pid) ? { pid, startTime, argv: argvOf(pid) } : null;
+}
+
+/** True while the very process remembered (same pid and start time) runs. */
+export function isSameAlive(ref: ProcRef): boolean {
+  return isAlive(ref.pid) && startTimeOf(ref.pid) === ref.startTime;
+}
+
+/** Ends a process the test remembered, by pid, only if it is still that process. */
+export function killRef(ref: ProcRef): void {
+  if (!isSameAlive(ref)) return;
+  try {
+    process.kill(ref.pid, 'SIGKILL');
+  } catch {
+    // Gone between the check and the signal.
+  }
+}
+
+/** The listed tab with this id; throws with the listing when absent. */
+export function listedTab(l: Listing, tabId: string): Listing['tabs'][number] {
+  const tab = l.tabs.find((x) => x.id === tabId);
+  if (!tab) throw new Error(`no tab ${tabId} in ${JSON.stringify(l.tabs)}`);
+  return tab;
+}
+
+/** Waits until the tab runs a child other than `previous` (a restart); returns the new child's pid. */
+export function waitForNewChild(t: E2E, tabId: string, previous: number | null): Promise<number> {
+  return waitFor(async () => {
+    const tab = listedTab(await listing(t), tabId);
+    return tab.status === 'running' && tab.childPid !== null && tab.childPid !== previous && isAlive(tab.childPid) ? tab.childPid : null;
+  }, { what: `tab ${tabId} running a child other than ${previous}` });
+}
+
+/** Waits until `a1 tabs --json` shows the tab with `status`. */
+export function waitForStatus(t: E2E, tabId: string, status: string): Promise<Listing['tabs'][number]> {
+  return waitFor(async () => {
+    const tab = listedTab(await listing(t), tabId);
+    return tab.status === status ? tab : null;
+  }, { what: `tab ${tabId} ${status}` });
+}
+
+/** The profile's recovery files (last screens of exited and failed children) for the tab. */
+export function recoveryFilesOf(t: E2E, tabId: string): string[] {
+  const dir = path.join(stateDir(t), 'recovery');
+  try {
+    return fs.readdirSync(dir).filter((name) => name.startsWith(`${tabId}-`) && name.endsWith('.txt')).map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+/** Lines the server logged at level `error` (its log holds event names, never content). */
+export function serverLogErrors(t: E2E): Record<string, unknown>[] {
+  return readJsonLines(path.join(stateDir(t), 'logs', 'server.log')).filter((line) => line.level === 'error');
+}
+
+/** How many PTY masters (/dev/ptmx descriptors) the given processes hold. */
+export function ptmxCount(pids: readonly number[]): number {
+  let count = 0;
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // exited meanwhile
+    }
+    for (const fd of fds) {
+      try {
+        if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === '/dev/ptmx') count++;
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return count;
+}
+
+/** The profile's live processes other than `exclude` (the server, attached clients), and the
+ * PTYs they hold: what a tab's life must give back. */
+export function profileFootprint(t: E2E, exclude: readonly number[]): { pids: number[]; ptys: number } {
+  const pids = livePids(t).filter((pid) => !exclude.includes(pid));
+  return { pids, ptys: ptmxCount(pids) };
+}
+
+/** Whether the profile's server socket exists (a maintenance command must not create one). */
+export function serverSocketExists(t: E2E): boolean {
+  return fs.existsSync(path.join(runDir(t), 'server.sock'));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Runs `/text` in the Alt+/ command prompt: opens it, types, waits until it shows the line,
+ * presses Enter and waits until it has closed. Rows below the strip hold the prompt's box. */
+export async function runPromptCommand(a1: PtyDriver, text: string): Promise<void> {
+  const row = (line: string) => new RegExp(`│ ${escapeRegExp(line)}(?: |│|$)`);
+  const shown = (re: RegExp) => (lines: string[]) => lines.slice(1).some((l) => re.test(l));
+  a1.write('\x1b/');
+  await a1.waitForScreen(shown(row('/')), undefined, 'the command prompt prefilled with /');
+  a1.write(text);
+  await a1.waitForScreen(shown(row(`/${text}`)), undefined, `the command prompt showing /${text}`);
+  a1.write('\r');
+  await a1.waitForScreen((lines) => !shown(row(`/${text}`))(lines), undefined, `the command prompt closed after /${text}`);
+}
