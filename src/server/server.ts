@@ -278,6 +278,9 @@ export class Server {
       if (tab.state?.lifecycle === 'running') {
         try {
           this.captureLive(tab);
+          // The holder restarts crashed children on its own; it resumes only what the validator
+          // allows now, so its resume argv is refreshed with every capture.
+          if (tab.row.sessionId) tab.link?.send({ t: 'setResume', epoch: this.d.epoch, command: this.resumeCommand(tab) });
         } catch (err) {
           this.d.log.warn('capture-failed', { tab: tab.row.id, code: errorCode(err) });
         }
