@@ -14,6 +14,8 @@ export interface ResumeRecord {
   origin: RecordOrigin;
   /** Epoch milliseconds. */
   capturedAt: number;
+  /** The tab's own argv when it had one (a generic agent's program); null for the default. */
+  command?: string[] | null;
 }
 
 /** Documented maximum age of `live` and `quit` records, checked when a resume is decided. A day

@@ -226,7 +226,7 @@ export class Server {
     this.tabs.delete(id);
     this.d.registry.retireTab(id, {
       revoke: records.map((r) => r.id),
-      history: [{ tabId: id, name: tab.row.name, agentKind: tab.row.kind, sessionId: tab.row.sessionId, cwd: tab.row.cwd, reason, at: Date.now() }],
+      history: [{ tabId: id, name: tab.row.name, agentKind: tab.row.kind, sessionId: tab.row.sessionId, cwd: tab.row.cwd, reason, at: Date.now(), command: tab.row.command }],
     });
     this.d.log.info('tab-to-history', { tab: id, reason });
   }
@@ -270,7 +270,7 @@ export class Server {
   private captureLive(tab: TabRuntime): void {
     const { row } = tab;
     if (!this.tabs.has(row.id) || tab.closing || tab.sleeping || !row.sessionId || row.kind === SHELL_KIND) return;
-    this.d.registry.putResumeRecord({ tabId: row.id, agentKind: row.kind, sessionId: row.sessionId, cwd: row.cwd, name: row.name, origin: 'live', capturedAt: Date.now() });
+    this.d.registry.putResumeRecord({ tabId: row.id, agentKind: row.kind, sessionId: row.sessionId, cwd: row.cwd, name: row.name, origin: 'live', capturedAt: Date.now(), command: row.command });
   }
 
   private captureLiveRecords(): void {
@@ -740,7 +740,9 @@ export class Server {
     if (!kind || kind === SHELL_KIND) return { error: { code: 'unknown-session', message: `a1 knows no agent session "${sessionId}"; pass the session file's path instead.` } };
     if (!this.d.config.agents[kind]?.resume) return { error: { code: 'not-resumable', message: `The "${kind}" agent has no resume command in the config.` } };
     const cwd = (typeof a.cwd === 'string' && a.cwd) || record?.cwd || past?.cwd || process.cwd();
-    return this.createTab({ ...a, cwd, name: undefined }, { sessionId, kind, name: record?.name ?? past?.name ?? null });
+    // The session's own program (a generic agent's), unless the agent kind names one.
+    const command = record?.command ?? past?.command ?? null;
+    return this.createTab({ ...a, cwd, command, name: undefined }, { sessionId, kind, name: record?.name ?? past?.name ?? null });
   }
 
   /** Sessions no live tab holds (records of gone tabs, and history), newest first, one each. */
@@ -770,7 +772,7 @@ export class Server {
     }
     if (tab.starting) await tab.starting.catch(() => undefined);
     const { row } = tab;
-    this.d.registry.putResumeRecord({ tabId, agentKind: row.kind, sessionId: row.sessionId!, cwd: row.cwd, name: row.name, origin: 'sleep', capturedAt: Date.now() });
+    this.d.registry.putResumeRecord({ tabId, agentKind: row.kind, sessionId: row.sessionId!, cwd: row.cwd, name: row.name, origin: 'sleep', capturedAt: Date.now(), command: row.command });
     const plan = this.planFor(tab, 'cleanup');
     tab.sleeping = true;
     this.d.registry.updateTab(tabId, { lifecycle: 'suspended', desired: 'stopped', holderPid: null, holderStart: null, childPid: null }, { topology: false });
@@ -897,11 +899,11 @@ export class Server {
     for (const r of plan.history) {
       if (seen.has(r.sessionId)) continue;
       seen.add(r.sessionId);
-      history.push({ tabId, name: tab.row.name, agentKind: r.agentKind, sessionId: r.sessionId, cwd: r.cwd, reason: 'closed', at });
+      history.push({ tabId, name: tab.row.name, agentKind: r.agentKind, sessionId: r.sessionId, cwd: r.cwd, reason: 'closed', at, command: tab.row.command });
     }
     // Revoking is not forgetting: an agent session with no record left still goes to history.
     if (tab.row.sessionId && !seen.has(tab.row.sessionId) && tab.row.kind !== SHELL_KIND) {
-      history.push({ tabId, name: tab.row.name, agentKind: tab.row.kind, sessionId: tab.row.sessionId, cwd: tab.row.cwd, reason: 'closed', at });
+      history.push({ tabId, name: tab.row.name, agentKind: tab.row.kind, sessionId: tab.row.sessionId, cwd: tab.row.cwd, reason: 'closed', at, command: tab.row.command });
     }
     const rev = this.d.registry.retireTab(tabId, { revoke: plan.revoke, history });
     if (this.d.registry.getMeta('last_viewed_tab') === tabId) this.d.registry.setMeta('last_viewed_tab', '');
@@ -922,7 +924,7 @@ export class Server {
       // Resumable agents get a `quit` record: the next start resumes them (SPEC §9, host stop).
       const { row } = t;
       if (row.sessionId && this.agentSpec(t)?.resume) {
-        this.d.registry.putResumeRecord({ tabId: row.id, agentKind: row.kind, sessionId: row.sessionId, cwd: row.cwd, name: row.name, origin: 'quit', capturedAt: Date.now() });
+        this.d.registry.putResumeRecord({ tabId: row.id, agentKind: row.kind, sessionId: row.sessionId, cwd: row.cwd, name: row.name, origin: 'quit', capturedAt: Date.now(), command: row.command });
       }
     }
     const plans = running.map((t) => ({ tab: t, plan: this.planFor(t, 'cleanup', tabs, snapshot) }));

@@ -16,6 +16,8 @@ export interface ResumeRecord {
   name: string;
   origin: RecordOrigin;
   capturedAt: number;
+  /** The tab's own argv when it had one; null (or absent) for the default. Stored as JSON. */
+  command?: string[] | null;
 }
 
 export type HistoryReason = 'closed' | 'reboot' | 'expired';
@@ -29,6 +31,8 @@ export interface HistoryEntry {
   cwd: string;
   reason: HistoryReason;
   at: number;
+  /** The tab's own argv when it had one; null (or absent) for the default. Stored as JSON. */
+  command?: string[] | null;
 }
 
 const RECORD_COLUMNS: { readonly [K in keyof ResumeRecord]-?: string } = {
@@ -40,6 +44,7 @@ const RECORD_COLUMNS: { readonly [K in keyof ResumeRecord]-?: string } = {
   name: 'name',
   origin: 'origin',
   capturedAt: 'captured_at',
+  command: 'command',
 };
 
 const HISTORY_COLUMNS: { readonly [K in keyof HistoryEntry]-?: string } = {
@@ -51,6 +56,7 @@ const HISTORY_COLUMNS: { readonly [K in keyof HistoryEntry]-?: string } = {
   cwd: 'cwd',
   reason: 'reason',
   at: 'at',
+  command: 'command',
 };
 
 /** Every field is a plain SQLite value, so a row maps to its object by renaming columns in SQL. */
@@ -80,13 +86,25 @@ const HISTORY_SQL = `SELECT ${selectList(HISTORY_COLUMNS)} FROM history ORDER BY
 /** SQLite reads a negative LIMIT as no limit. */
 const NO_LIMIT = -1;
 
+/** `command` is the one structured field: JSON text in its column, argv in the object. */
+function decodeCommand<T extends { command?: unknown }>(row: T): T {
+  return { ...row, command: typeof row.command === 'string' ? (JSON.parse(row.command) as string[]) : null };
+}
+
+function encodeCommand(command: string[] | null | undefined): string | null {
+  return command && command.length > 0 ? JSON.stringify(command) : null;
+}
+
 export function newRecordId(): string {
   return crypto.randomUUID();
 }
 
 export function readResumeRecords(db: Database.Database, tabId?: string): ResumeRecord[] {
-  if (tabId === undefined) return db.prepare(`${RECORDS_SQL} ${RECORDS_ORDER}`).all() as ResumeRecord[];
-  return db.prepare(`${RECORDS_SQL} WHERE ${RECORD_COLUMNS.tabId} = ? ${RECORDS_ORDER}`).all(tabId) as ResumeRecord[];
+  const rows =
+    tabId === undefined
+      ? (db.prepare(`${RECORDS_SQL} ${RECORDS_ORDER}`).all() as ResumeRecord[])
+      : (db.prepare(`${RECORDS_SQL} WHERE ${RECORD_COLUMNS.tabId} = ? ${RECORDS_ORDER}`).all(tabId) as ResumeRecord[]);
+  return rows.map(decodeCommand);
 }
 
 /** Inserts `record`, or replaces the tab's record of the same origin, keeping that record's id. */
@@ -103,8 +121,12 @@ export function upsertResumeRecord(db: Database.Database, record: Omit<ResumeRec
     name: record.name,
     origin: record.origin,
     capturedAt: record.capturedAt,
+    command: record.command && record.command.length > 0 ? [...record.command] : null,
   };
-  db.prepare(existing === undefined ? insertSql('resume_records', RECORD_COLUMNS) : updateSql('resume_records', RECORD_COLUMNS)).run(stored);
+  db.prepare(existing === undefined ? insertSql('resume_records', RECORD_COLUMNS) : updateSql('resume_records', RECORD_COLUMNS)).run({
+    ...stored,
+    command: encodeCommand(stored.command),
+  });
   return stored;
 }
 
@@ -129,13 +151,14 @@ export function insertHistory(db: Database.Database, entry: Omit<HistoryEntry, '
     cwd: entry.cwd,
     reason: entry.reason,
     at: entry.at,
+    command: entry.command && entry.command.length > 0 ? [...entry.command] : null,
   };
-  db.prepare(insertSql('history', HISTORY_COLUMNS)).run(stored);
+  db.prepare(insertSql('history', HISTORY_COLUMNS)).run({ ...stored, command: encodeCommand(stored.command) });
   return stored;
 }
 
 /** Newest first; every entry when `limit` is omitted. */
 export function readHistory(db: Database.Database, limit?: number): HistoryEntry[] {
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new RangeError(`history limit ${limit} is not a whole number ≥ 0`);
-  return db.prepare(HISTORY_SQL).all(limit ?? NO_LIMIT) as HistoryEntry[];
+  return (db.prepare(HISTORY_SQL).all(limit ?? NO_LIMIT) as HistoryEntry[]).map(decodeCommand);
 }

@@ -56,7 +56,7 @@ export interface ReadonlyRegistry {
 }
 
 /** The schema version that added resume_records and history; an older file has neither yet. */
-const RECORDS_SCHEMA_VERSION = 2;
+const RECORDS_SCHEMA_VERSION = 3;
 
 /**
  * Connections this module has open, per registry file, in this process. The integrity check
@@ -377,7 +377,7 @@ export class Registry {
       const tabs = readTabs(this.#db);
       const entries = tabs.map((tab) => {
         const { agentKind, sessionId } = sessionOf(tab);
-        return insertHistory(this.#db, { tabId: tab.id, name: tab.name, agentKind, sessionId, cwd: tab.cwd, reason, at });
+        return insertHistory(this.#db, { tabId: tab.id, name: tab.name, agentKind, sessionId, cwd: tab.cwd, reason, at, command: tab.command });
       });
       if (tabs.length > 0) {
         this.#db.prepare('DELETE FROM tabs').run();

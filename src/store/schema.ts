@@ -91,8 +91,17 @@ const addRecordsAndHistory: Migration = (db) => {
   `);
 };
 
+/** The argv a session ran with (JSON), so a generic agent reopened from history runs its own
+ * program again rather than the default shell. */
+const addSessionCommands: Migration = (db) => {
+  db.exec(`
+    ALTER TABLE resume_records ADD COLUMN command TEXT;
+    ALTER TABLE history ADD COLUMN command TEXT;
+  `);
+};
+
 /** Step i migrates version i to i + 1. Append only: a shipped step never changes. */
-const MIGRATIONS: readonly Migration[] = [createV1, addRecordsAndHistory];
+const MIGRATIONS: readonly Migration[] = [createV1, addRecordsAndHistory, addSessionCommands];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

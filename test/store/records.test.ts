@@ -61,11 +61,11 @@ function started(dir: string): { registry: Registry; lease: WriterLease } {
 }
 
 function record(tabId: string, origin: ResumeRecord['origin'], overrides: Partial<ResumeRecord> = {}): Omit<ResumeRecord, 'id'> {
-  return { tabId, agentKind: 'claude', sessionId: `session-${tabId}`, cwd: '/work', name: `tab ${tabId}`, origin, capturedAt: 1_000, ...overrides };
+  return { tabId, agentKind: 'claude', sessionId: `session-${tabId}`, cwd: '/work', name: `tab ${tabId}`, origin, capturedAt: 1_000, command: null, ...overrides };
 }
 
 function closed(tabId: string, overrides: Partial<HistoryEntry> = {}): Omit<HistoryEntry, 'id'> {
-  return { tabId, name: `tab ${tabId}`, agentKind: 'claude', sessionId: `session-${tabId}`, cwd: '/work', reason: 'closed', at: 9_000, ...overrides };
+  return { tabId, name: `tab ${tabId}`, agentKind: 'claude', sessionId: `session-${tabId}`, cwd: '/work', reason: 'closed', at: 9_000, command: null, ...overrides };
 }
 
 /** Everything the record and history methods can change, to prove a refused write changed none of it. */
@@ -108,8 +108,8 @@ describe('schema v2 migration', () => {
     ro.close();
 
     const { registry } = started(dir);
-    expect(SCHEMA_VERSION).toBe(2);
-    expect(registry.getMeta('schema_version')).toBe('2');
+    expect(SCHEMA_VERSION).toBe(3);
+    expect(registry.getMeta('schema_version')).toBe('3');
     expect(registry.revision).toBe(3);
     expect(registry.listTabs()).toEqual([
       {
@@ -149,6 +149,16 @@ describe('schema v2 migration', () => {
 });
 
 describe('resume records', () => {
+  it('keep the session\'s own argv, and history keeps it too', () => {
+    const { registry } = started(stateDir());
+    registry.insertTab(makeTab('a'));
+    const command = ['node', '/x/agent.mjs', 'with space'];
+    registry.putResumeRecord(record('a', 'live', { command }));
+    registry.retireTab('a', { revoke: [], history: [closed('a', { command })] });
+    expect(registry.listResumeRecords()[0].command).toEqual(command);
+    expect(registry.listHistory()[0].command).toEqual(command);
+  });
+
   it('keeps one record per origin per tab, replacing it in place with its id', () => {
     const { registry } = started(stateDir());
     registry.insertTab(makeTab('a'));
@@ -256,8 +266,8 @@ describe('moveAllTabsToHistory', () => {
 
     expect(seen).toEqual(['agent', 'shell']);
     expect(entries).toEqual([
-      { id: expect.any(String), tabId: 'agent', name: 'fixing', agentKind: 'claude', sessionId: 's-1', cwd: '/repo', reason: 'reboot', at: 5_000 },
-      { id: expect.any(String), tabId: 'shell', name: 'tab shell', agentKind: 'shell', sessionId: null, cwd: '/tmp', reason: 'reboot', at: 5_000 },
+      { id: expect.any(String), tabId: 'agent', name: 'fixing', agentKind: 'claude', sessionId: 's-1', cwd: '/repo', reason: 'reboot', at: 5_000, command: null },
+      { id: expect.any(String), tabId: 'shell', name: 'tab shell', agentKind: 'shell', sessionId: null, cwd: '/tmp', reason: 'reboot', at: 5_000, command: null },
     ]);
     expect(registry.listTabs()).toEqual([]);
     expect(registry.listResumeRecords()).toEqual(records);
