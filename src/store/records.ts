@@ -4,21 +4,10 @@
 
 import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
+// The record's shape is the pure lifecycle core's; the store only maps it to columns.
+import type { ResumeRecord } from '../lifecycle/records.js';
 
-export type RecordOrigin = 'live' | 'quit' | 'sleep';
-
-export interface ResumeRecord {
-  id: string;
-  tabId: string;
-  agentKind: string;
-  sessionId: string;
-  cwd: string;
-  name: string;
-  origin: RecordOrigin;
-  capturedAt: number;
-  /** The tab's own argv when it had one; null (or absent) for the default. Stored as JSON. */
-  command?: string[] | null;
-}
+export type { RecordOrigin, ResumeRecord } from '../lifecycle/records.js';
 
 export type HistoryReason = 'closed' | 'reboot' | 'expired';
 
