@@ -57,7 +57,7 @@ async function cmdAttach(argv: Common, openSession?: { sessionId: string; agent:
 async function cmdSession(args: string[]): Promise<number> {
   const parsed = parseSessionLaunch(args);
   if (!parsed.ok) {
-    process.stderr.write(`a1: ${parsed.message}\nUsage: a1 --session <id|path> [--session-dir DIR]\n`);
+    process.stderr.write(`a1: ${parsed.message} (usage: a1 --session <id|path> [--session-dir DIR])\n`);
     return 2;
   }
   const target = sessionTarget(parsed.session);

@@ -742,6 +742,9 @@ export class Server {
     const cwd = (typeof a.cwd === 'string' && a.cwd) || record?.cwd || past?.cwd || process.cwd();
     // The session's own program (a generic agent's), unless the agent kind names one.
     const command = record?.command ?? past?.command ?? null;
+    if (!command && this.d.config.agents[kind].resume!.includes('{command}')) {
+      return { error: { code: 'unknown-program', message: `a1 does not know which program ran session "${sessionId}".` } };
+    }
     return this.createTab({ ...a, cwd, command, name: undefined }, { sessionId, kind, name: record?.name ?? past?.name ?? null });
   }
 
