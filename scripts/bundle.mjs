@@ -19,6 +19,8 @@ await build({
   // Native addons load from node_modules; react-devtools-core is an optional Ink import.
   external: ['node-pty', 'better-sqlite3', 'react-devtools-core', 'msgpackr-extract'],
   define: { 'process.env.NODE_ENV': '"production"' },
+  // jsonc-parser's default entry is UMD with runtime requires esbuild cannot follow.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   banner: {
     js: "import { createRequire as __a1CreateRequire } from 'node:module'; const require = __a1CreateRequire(import.meta.url);",
   },

@@ -56,6 +56,9 @@ const NOTICE_MS = 8_000;
 const AUTO_STARTS_PER_MINUTE = 3;
 /** Picker rows for past sessions carry this before the session id, so they never clash with tab ids. */
 const SESSION_ROW_PREFIX = 'session:';
+/** Spinner frames advance this often while a chip spins: smooth enough, and cheap. */
+const SPINNER_INTERVAL_MS = 125;
+const SPINNING: ReadonlySet<string> = new Set(['working', 'starting']);
 
 /** A session no live tab holds, as the server lists it for the picker. */
 interface PastSession {
@@ -137,6 +140,9 @@ class AttachClient {
   /** A key woke the viewed sleeping tab and its view is being opened. */
   private waking = false;
   private pastSessions: PastSession[] = [];
+  /** Advances while a chip spins (working, starting); stopped when none does, to stay idle. */
+  private spinnerFrame = 0;
+  private spinnerTimer: NodeJS.Timeout | null = null;
   private autoStarts: number[] = [];
   private lastSurface: SurfacePatch | null = null;
 
@@ -701,6 +707,9 @@ class AttachClient {
         case 'sleep':
           if (this.viewed) await this.server.request('sleep', { tabId: this.viewed });
           return;
+        case 'restart':
+          if (this.viewed) await this.server.request('restart', { tabId: this.viewed, fresh: false, force: true });
+          return;
         case 'quit':
           return this.detachClient();
         case 'quit-all':
@@ -812,10 +821,24 @@ class AttachClient {
       hovered: this.hovered,
       drag: this.drag,
       rename: this.rename ? { tabId: this.rename.tabId, text: this.rename.text, cursor: cursorOffset(this.rename), error: this.rename.error } : null,
-      spinnerFrame: 0,
+      spinnerFrame: this.spinnerFrame,
     });
     if (this.rename?.error) notices.unshift(this.rename.error);
+    this.keepSpinning(this.tabs.some((t) => SPINNING.has(glyphFor(t))));
     return { cols: this.cols, strip: this.strip, theme: this.opts.config.theme, notices, overlay: this.overlay, surfaceRows: this.surfaceRows() };
+  }
+
+  private keepSpinning(spinning: boolean): void {
+    if (spinning && !this.spinnerTimer && !this.finished) {
+      this.spinnerTimer = setInterval(() => {
+        this.spinnerFrame++;
+        this.renderUi();
+      }, SPINNER_INTERVAL_MS);
+      this.spinnerTimer.unref();
+    } else if (!spinning && this.spinnerTimer) {
+      clearInterval(this.spinnerTimer);
+      this.spinnerTimer = null;
+    }
   }
 
   private exitNotice(): string[] {
@@ -824,6 +847,9 @@ class AttachClient {
     if (viewed?.lifecycle === 'suspended') return ['◌ asleep · press any key to wake it'];
     const s = this.viewState;
     if (!s) return [];
+    // Shown, never acted on by a1 itself: a stalled agent is never killed automatically (SPEC §10).
+    if (s.glyph === 'stalled') return ['⧗ stalled: no progress for a while · Esc interrupts it · /restart restarts it'];
+    if (s.glyph === 'unresponsive') return ['! not answering its heartbeat · /restart restarts it'];
     if (s.lifecycle === 'failed') {
       const crashes = s.crashes > 0 ? `crashed ${s.crashes} times` : 'could not start';
       return [`failed: ${crashes} · read-only`, `[r] retry  [f] start fresh  [${closeKey}] close`];
@@ -910,6 +936,7 @@ class AttachClient {
     if (this.finished) return;
     this.finished = true;
     if (this.paintTimer) clearTimeout(this.paintTimer);
+    if (this.spinnerTimer) clearInterval(this.spinnerTimer);
     this.stdin.off('data', this.onStdin);
     this.outer.restore();
     if (message) writeSync(this.stdout, message.endsWith('\n') ? message : message + '\n');

@@ -9,7 +9,7 @@ import { ServerClient, ServerError } from '../serverClient.js';
 import { Registry } from '../store/registry.js';
 import { VERSION } from '../version.js';
 import { isSessionLaunch, parseSessionLaunch, sessionTarget } from './sessionArgs.js';
-import { sendStatus, StatusError, STATUS_STATES } from './status.js';
+import { sendStatus, runStatusHook, StatusError, STATUS_STATES } from './status.js';
 
 interface Common {
   profile?: string;
@@ -245,12 +245,36 @@ async function cmdSessions(argv: Common & { json?: boolean }): Promise<number> {
   return 0;
 }
 
-async function cmdStatus(argv: { state: string; sessionId?: string; agent?: string; name?: string }): Promise<number> {
+async function cmdStatus(argv: { state?: string; sessionId?: string; agent?: string; name?: string; hook?: string }): Promise<number> {
+  if (argv.hook !== undefined) {
+    // Hooks always exit 0 (SPEC §15): Claude Code reads other codes as a block or an error.
+    await runStatusHook(process.env, argv.hook, argv.state);
+    return 0;
+  }
+  if (argv.state === undefined || !(STATUS_STATES as readonly string[]).includes(argv.state)) {
+    throw new UserError(`Name a state: ${STATUS_STATES.join(', ')}.`);
+  }
   try {
-    await sendStatus(process.env, { state: argv.state, sessionId: argv.sessionId, agent: argv.agent, name: argv.name });
+    await sendStatus(process.env, { state: argv.state!, sessionId: argv.sessionId, agent: argv.agent, name: argv.name });
     return 0;
   } catch (err) {
     if (err instanceof StatusError) throw new UserError(err.message);
+    throw err;
+  }
+}
+
+async function cmdHooks(argv: { action: 'install' | 'uninstall'; agent: string }): Promise<number> {
+  const { installHooks, uninstallHooks, HookInstallError, HOOK_AGENTS } = await import('../hooks/install.js');
+  if (!(HOOK_AGENTS as readonly string[]).includes(argv.agent)) {
+    throw new UserError(`a1 has hooks for ${HOOK_AGENTS.join(' and ')}, not "${argv.agent}".`);
+  }
+  const opts = { home: process.env.HOME ?? '/', env: process.env, a1Command: [process.execPath, fs.realpathSync(process.argv[1])] };
+  try {
+    const changes = (argv.action === 'install' ? installHooks : uninstallHooks)(argv.agent as 'claude' | 'codex', opts);
+    for (const c of changes) process.stdout.write(`${c.message}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof HookInstallError) throw new UserError(err.message);
     throw err;
   }
 }
@@ -312,6 +336,7 @@ const EVERY_FORM = [
   '  a1 tabs stop <id> | --all                   stop (close) tabs',
   '  a1 tabs sleep <id>                          checkpoint an agent tab and stop it; viewing it resumes it',
   '  a1 sessions [--json]                        resumable agent sessions (records and history)',
+  '  a1 hooks install|uninstall <claude|codex>  wire an agent\'s own hooks to a1 status',
   '  a1 status <state> [--session-id ID] [--agent KIND] [--name NAME]',
   '                                              report an agent\'s status from inside a tab',
   '  a1 tabs host status [--json]                server pid, version, epoch, uptime, tabs, paths',
@@ -367,13 +392,21 @@ export async function main(args: string[]): Promise<void> {
           .option('agent', { type: 'string', requiresArg: true, describe: 'Agent kind the tab runs (claude, codex, generic or one from the config)' }),
       run(cmdNew),
     )
+    .command('hooks', "Wire an agent's own hooks to a1 status", (y: Argv) =>
+      y
+        .command('install <agent>', 'Add a1 status hooks to claude or codex (idempotent; other settings untouched)', (z: Argv) => z.positional('agent', { type: 'string', describe: 'claude or codex' }), run((a: { agent: string }) => cmdHooks({ action: 'install', agent: a.agent })))
+        .command('uninstall <agent>', 'Remove the hooks a1 added', (z: Argv) => z.positional('agent', { type: 'string', describe: 'claude or codex' }), run((a: { agent: string }) => cmdHooks({ action: 'uninstall', agent: a.agent })))
+        .demandCommand(1, 'Name a hooks command: install or uninstall.')
+        .strict(),
+    )
     .command('sessions', 'List resumable agent sessions (never starts a server)', (y: Argv) => y.option('json', { type: 'boolean', describe: 'Print stable JSON' }), run(cmdSessions))
     .command(
-      'status <state>',
+      'status [state]',
       'Report the agent status of this tab (used by agent hooks; only inside an a1 tab)',
       (y: Argv) =>
         y
-          .positional('state', { type: 'string', choices: [...STATUS_STATES], describe: 'The state to report' })
+          .positional('state', { type: 'string', describe: `The state to report: ${STATUS_STATES.join(', ')} (with --hook: the hook's JSON, else stdin)` })
+          .option('hook', { type: 'string', requiresArg: true, describe: 'Map an agent hook payload, e.g. claude:Stop (what `a1 hooks install` writes); always exits 0' })
           .option('session-id', { type: 'string', requiresArg: true, describe: 'The agent session id (becomes the tab\'s resume record)' })
           .option('agent', { type: 'string', requiresArg: true, describe: 'Agent kind' })
           .option('name', { type: 'string', requiresArg: true, describe: 'Session name' }),

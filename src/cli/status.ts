@@ -48,3 +48,49 @@ export async function sendStatus(env: NodeJS.ProcessEnv, args: StatusArgs): Prom
     conn.close();
   }
 }
+
+/** A hook payload larger than this is not read whole: only a few small fields matter. */
+const MAX_HOOK_PAYLOAD_BYTES = 4 * 1024 * 1024;
+
+function readStdin(limit: number): Promise<string> {
+  return new Promise((resolve) => {
+    if (process.stdin.isTTY) return resolve('');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    process.stdin.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= limit) chunks.push(c);
+    });
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', () => resolve(''));
+  });
+}
+
+/**
+ * `a1 status --hook <agent>:<Event> [payload]`: what `a1 hooks install` writes into an agent's
+ * hooks. The payload is the hook's JSON (stdin for Claude Code hooks, the last argument for the
+ * Codex notify program). It never fails its agent: outside a tab, on a payload it does not know,
+ * or when the bridge does not answer, it does nothing and exits 0 (SPEC §15).
+ */
+export async function runStatusHook(env: NodeJS.ProcessEnv, spec: string, argPayload: string | undefined): Promise<void> {
+  if (!env.A1_TAB_ID || !env.A1_BRIDGE || !env.A1_BRIDGE_TOKEN) return;
+  const { reportForHook, HOOK_AGENTS } = await import('../status/hookEvents.js');
+  const colon = spec.indexOf(':');
+  const agent = spec.slice(0, colon);
+  const event = spec.slice(colon + 1);
+  if (colon <= 0 || !(HOOK_AGENTS as readonly string[]).includes(agent)) return;
+  const text = argPayload ?? (await readStdin(MAX_HOOK_PAYLOAD_BYTES));
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    return;
+  }
+  const report = reportForHook(agent as 'claude' | 'codex', event, payload);
+  if (!report) return;
+  try {
+    await sendStatus(env, { state: report.state, sessionId: report.sessionId ?? undefined, agent });
+  } catch {
+    // The hook must never fail its agent; a missing bridge only degrades the chip.
+  }
+}

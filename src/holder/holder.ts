@@ -21,7 +21,9 @@ import type { InputEvent } from '../input/events.js';
 import { InputQueue } from './inputQueue.js';
 import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
 import { recoveryFile, recoveryText, writeRecoveryFile } from './recovery.js';
-import { decideAfterExit, type ChildExit } from '../lifecycle/restart.js';
+import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.js';
+import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, inputKeyOf, reduceStatus, type StatusEvent, type StatusState } from '../status/model.js';
+import type { Glyph } from '../app/strip/glyphs.js';
 import { FrameClock } from './frameClock.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
@@ -36,6 +38,8 @@ const LANE_HIGH_WATER_BYTES = 256 * 1024;
  * mark (SPEC §7): the child is slowed to the model's pace instead of the backlog growing. */
 const PARSE_BACKLOG_HIGH_BYTES = 1024 * 1024;
 const PARSE_BACKLOG_LOW_BYTES = 256 * 1024;
+/** How often the clock-driven glyphs (unresponsive, stalled) and the heartbeat restart are checked. */
+const STATUS_TICK_MS = 1_000;
 /** How long processes of a closing tab get between SIGHUP and SIGKILL. */
 export const DEFAULT_GRACE_MS = 2000;
 
@@ -62,6 +66,12 @@ export interface HolderInit {
   bridgeSocketPath: string;
   /** The tab's agent kind, or null for a plain shell tab. */
   agentKind: string | null;
+  /** A working agent with no progress this long shows stalled (SPEC §10). */
+  stallNoticeMs: number;
+  /** Missed heartbeats this long show unresponsive: 30 s (SPEC §10), shorter only in tests. */
+  unresponsiveMs?: number;
+  /** A child that heartbeats and then goes silent this long is restarted (SPEC §10). */
+  unresponsiveRestartMs: number;
 }
 
 interface DataClient {
@@ -108,6 +118,12 @@ export class Holder {
   private restartTimer: NodeJS.Timeout | null = null;
   private agent: HolderState['agent'] = null;
   private agentSeq = 0;
+  /** The agent's status from structured events only (src/status/model.ts), and its glyph. */
+  private status: StatusState = INITIAL_STATUS;
+  private glyph: Glyph = 'starting';
+  private statusTimer: NodeJS.Timeout | null = null;
+  /** The child is being killed to be started again (unresponsive, or a restart on request). */
+  private forcedRestart = false;
 
   constructor(
     private readonly init: HolderInit,
@@ -148,6 +164,8 @@ export class Holder {
   async start(): Promise<{ pid: number; childPid: number | null }> {
     await this.listen();
     await this.bridge.listen();
+    this.statusTimer = setInterval(() => this.onStatusTick(), STATUS_TICK_MS);
+    this.statusTimer.unref();
     this.spawnChild(false);
     return { pid: process.pid, childPid: this.child?.pid ?? null };
   }
@@ -203,6 +221,7 @@ export class Holder {
       this.lifecycle = 'failed';
       this.exit = { code: null, signal: null };
       this.term.write(`\r\na1: could not start ${JSON.stringify(file)}.\r\n`);
+      this.onStatus({ k: 'process', what: 'failed', at: Date.now() });
       this.broadcastState();
       return;
     }
@@ -212,6 +231,9 @@ export class Holder {
     this.childStart = procStartTime(child.pid);
     this.childSid = child.pid;
     this.lifecycle = 'running';
+    this.forcedRestart = false;
+    this.status = reduceStatus(this.status, { k: 'process', what: 'starting', at: Date.now() });
+    this.onStatus({ k: 'process', what: 'running', at: Date.now() });
     this.log.info('child-started', { childPid: child.pid, resumed: argv === this.resumeCommand });
     child.onData((data) => {
       const bytes = data as unknown as Uint8Array;
@@ -247,7 +269,17 @@ export class Holder {
     this.exit = exit;
     this.log.info('child-exited', { code: exit.code, signal: exit.signal });
     if (this.agent) this.agent = { ...this.agent, state: null };
+    if (this.forcedRestart && !this.terminating) {
+      // Killed on purpose to start again: not a crash, and no backoff.
+      this.lifecycle = 'starting';
+      this.onStatus({ k: 'process', what: 'starting', at: Date.now() });
+      this.respawn(true);
+      return;
+    }
     const decision = this.terminating ? ({ action: 'exited' } as const) : decideAfterExit(exit, this.crashTimes, Date.now());
+    const fact = decision.action === 'fail' ? 'failed' : decision.action === 'restart' || isCrash(exit) ? 'crashed' : 'exited';
+    this.status = reduceStatus(this.status, { k: 'process', what: fact, at: Date.now() });
+    this.glyph = glyphOf(this.status, this.glyphClock());
     if (decision.action === 'restart') {
       this.crashTimes = decision.crashTimes;
       this.lifecycle = 'starting';
@@ -280,11 +312,58 @@ export class Holder {
     }
   }
 
-  /** `r` (resume when possible) or `f` (fresh) on an exited or failed tab. */
-  restartChild(fresh: boolean): void {
-    if (this.terminating || this.child || this.restartTimer) return;
+  /** `r` (resume when possible) or `f` (fresh) on an exited or failed tab; with `force`, a
+   * running child is ended and resumed (a stalled agent's restart action). */
+  restartChild(fresh: boolean, force = false): void {
+    if (this.terminating || this.restartTimer) return;
+    if (this.child) {
+      if (force) this.killChildForRestart('requested');
+      return;
+    }
     this.crashTimes = [];
     this.respawn(!fresh);
+  }
+
+  /** Ends the child's whole session so that onChildExit starts it again, resumed. */
+  private killChildForRestart(reason: string): void {
+    if (!this.child || this.forcedRestart || this.childSid === null) return;
+    this.forcedRestart = true;
+    this.log.warn('child-restart', { reason });
+    const sid = this.childSid;
+    for (const p of listProcesses().filter((q) => q.sid === sid && q.pid !== process.pid)) {
+      if (procStartTime(p.pid) === p.startTime) signalPid(p.pid, 'SIGKILL');
+    }
+  }
+
+  // ---- status ----
+
+  private glyphClock() {
+    return { now: Date.now(), unresponsiveMs: this.init.unresponsiveMs ?? UNRESPONSIVE_AFTER_MS, stallMs: this.init.stallNoticeMs };
+  }
+
+  private onStatus(event: StatusEvent): void {
+    this.status = reduceStatus(this.status, event);
+    this.refreshGlyph();
+  }
+
+  private refreshGlyph(): void {
+    const glyph = glyphOf(this.status, this.glyphClock());
+    if (glyph === this.glyph) return;
+    this.glyph = glyph;
+    this.broadcastState();
+  }
+
+  /** Clock-driven states, and the restart of a child that heartbeats and then goes silent (only
+   * one that heartbeats at least once: hook-only agents are never restarted for silence). */
+  private onStatusTick(): void {
+    this.refreshGlyph();
+    const silence = heartbeatSilenceMs(this.status, Date.now());
+    if (silence !== null && silence >= this.init.unresponsiveRestartMs && this.child) this.killChildForRestart('unresponsive');
+  }
+
+  private onViewersChanged(): void {
+    const viewed = [...this.clients].some((c) => c.attached);
+    if (viewed !== this.status.viewed) this.onStatus({ k: 'viewed', viewed, at: Date.now() });
   }
 
   private onBridgeReport(report: BridgeReport): void {
@@ -296,6 +375,8 @@ export class Holder {
       name: report.name ?? prev?.name ?? null,
       seq: ++this.agentSeq,
     };
+    this.status = reduceStatus(this.status, { k: 'report', state: report.state, at: Date.now() });
+    this.glyph = glyphOf(this.status, this.glyphClock());
     this.broadcastState();
   }
 
@@ -341,6 +422,7 @@ export class Holder {
       controller: this.controller,
       agent: this.agent,
       crashes: this.crashTimes.length,
+      glyph: this.glyph,
     };
   }
 
@@ -426,7 +508,7 @@ export class Holder {
         return;
       case 'restartChild':
         if (!this.admitEpoch(msg.epoch as number)) return;
-        this.restartChild(msg.fresh === true);
+        this.restartChild(msg.fresh === true, msg.force === true);
         return;
       case 'setResume': {
         if (!this.admitEpoch(msg.epoch as number)) return;
@@ -442,7 +524,10 @@ export class Holder {
   private addClient(conn: Connection, clientId: string): void {
     const client: DataClient = { conn, clientId, attached: false, sentRows: null, sentMeta: '', behind: false };
     this.clients.add(client);
-    conn.onClose(() => this.clients.delete(client));
+    conn.onClose(() => {
+      this.clients.delete(client);
+      this.onViewersChanged();
+    });
     conn.onDrain(() => {
       if (client.behind && conn.pendingBytes < LANE_HIGH_WATER_BYTES) {
         client.behind = false;
@@ -456,6 +541,7 @@ export class Holder {
     switch (msg.t) {
       case 'attach':
         client.attached = true;
+        this.onViewersChanged();
         client.sentRows = null;
         client.conn.send({ t: 'state', state: this.state() });
         client.conn.send({ t: 'controller', ...this.controller });
@@ -576,6 +662,7 @@ export class Holder {
     this.terminating = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
+    if (this.statusTimer) clearInterval(this.statusTimer);
     this.log.info('terminate', { graceMs });
     const sid = this.childSid;
     if (sid !== null) {

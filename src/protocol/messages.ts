@@ -27,7 +27,7 @@ export const holderSchema = defineSchema({
   controllerSet: { rev: 'int' },
   terminate: { epoch: 'int', graceMs: 'int' },
   /** Start the child again after it exited or failed: resumed from its record, or fresh. */
-  restartChild: { epoch: 'int', fresh: 'boolean' },
+  restartChild: { epoch: 'int', fresh: 'boolean', force: 'boolean?' },
   /** The argv that resumes the tab's agent session (null: restarts start fresh). */
   setResume: { epoch: 'int', command: 'any' },
   ping: { n: 'int' },
@@ -79,6 +79,8 @@ export interface HolderState {
   agent: AgentReport | null;
   /** Crashes inside the restart window (SPEC §15), for the failed surface. */
   crashes: number;
+  /** The chip glyph from structured status only (src/status/model.ts). */
+  glyph: string;
 }
 
 /** A tab as clients see it. */
@@ -97,6 +99,8 @@ export interface TabInfo {
   kind?: string;
   /** The agent session the tab holds. */
   sessionId?: string | null;
+  /** The chip glyph the tab's holder decided from structured status. */
+  glyph?: string;
 }
 
 export type SurfaceMsg = { t: 'surface'; patch: SurfacePatch };

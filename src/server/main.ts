@@ -76,6 +76,7 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     holderEnv: { ...process.env },
     rebooted,
     testBindDelayMs: Number(process.env.A1_TEST_BIND_DELAY_MS) || undefined,
+    testUnresponsiveMs: Number(process.env.A1_TEST_UNRESPONSIVE_MS) || undefined,
     onExit: (code) => {
       log.info('exit', { code });
       registry.close();

@@ -91,6 +91,9 @@ export interface ServerDeps {
   /** Test-only (A1_TEST_BIND_DELAY_MS): a pause between a holder's spawn and its binding, so a
    * test can close the tab while the spawn is in flight (SPEC §15, forcing races). */
   testBindDelayMs?: number;
+  /** Test-only (A1_TEST_UNRESPONSIVE_MS): the missed-heartbeat window instead of 30 s; the
+   * unresponsive restart then follows after four such windows. */
+  testUnresponsiveMs?: number;
 }
 
 export class Server {
@@ -411,6 +414,9 @@ export class Server {
           bridgeKey: deriveKey(this.d.secret, 'bridge', id, inc).toString('base64'),
           bridgeSocketPath: this.d.paths.bridgeSock(id, inc),
           agentKind: tab.row.kind === SHELL_KIND ? null : tab.row.kind,
+          stallNoticeMs: this.d.config.tabsStallNoticeSeconds * 1000,
+          unresponsiveRestartMs: this.d.testUnresponsiveMs ? this.d.testUnresponsiveMs * 4 : this.d.config.tabsUnresponsiveRestartSeconds * 1000,
+          unresponsiveMs: this.d.testUnresponsiveMs,
           cwd: existingDir(tab.row.cwd),
           env: childEnv,
           cols: size?.cols ?? 120,
@@ -598,7 +604,7 @@ export class Server {
     view: (s, a) => this.view(s, String(a.tabId), a),
     close: (_s, a) => this.staleRevision(a) ?? this.closeTab(String(a.tabId), a.wait === true),
     sleep: (_s, a) => this.sleepTab(String(a.tabId)),
-    restart: (_s, a) => this.restartTab(String(a.tabId), a.fresh === true),
+    restart: (_s, a) => this.restartTab(String(a.tabId), a.fresh === true, a.force === true),
     openSession: (_s, a) => this.openSession(a),
     sessions: () => ({ sessions: this.pastSessions() }),
     rename: (_s, a) => this.staleRevision(a) ?? this.renameTab(String(a.tabId), String(a.name ?? '')),
@@ -802,11 +808,15 @@ export class Server {
     void this.startHolder(tab);
   }
 
-  /** `r` or `f` on an exited or failed tab. */
-  private restartTab(tabId: string, fresh: boolean): unknown {
+  /** `r` or `f` on an exited or failed tab; `force` (/restart) also restarts a running one. */
+  private restartTab(tabId: string, fresh: boolean, force = false): unknown {
     const tab = this.tabs.get(tabId);
     if (!tab || tab.closing) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
     const lifecycle = tab.state?.lifecycle ?? tab.row.lifecycle;
+    if (force && tab.link && lifecycle === 'running') {
+      tab.link.send({ t: 'restartChild', epoch: this.d.epoch, fresh, force: true });
+      return { restarted: true };
+    }
     if (tab.link && (lifecycle === 'exited' || lifecycle === 'failed')) {
       tab.link.send({ t: 'restartChild', epoch: this.d.epoch, fresh });
       return { restarted: true };
@@ -973,6 +983,7 @@ export class Server {
       title: tab.state?.title ?? '',
       kind: r.kind,
       sessionId: r.sessionId,
+      glyph: tab.state?.glyph,
     };
   }
 

@@ -51,6 +51,8 @@ async function startHolder() {
       bridgeKey: deriveKey(secret, 'bridge', tabId, inc).toString('base64'),
       bridgeSocketPath: path.join(dir, 'b.sock'),
       agentKind: null,
+      stallNoticeMs: 300_000,
+      unresponsiveRestartMs: 120_000,
     },
   });
   cleanups.push(() => {

@@ -1,9 +1,11 @@
-// Which glyph a tab's chip shows (SPEC §8), from structured state only: lifecycle for now;
-// the agent bridge adds working, needs-input and done.
+// Which glyph a tab's chip shows (SPEC §8), from structured state only: the holder's status
+// model when the tab has a holder, else its lifecycle.
 import type { TabInfo } from '../../protocol/messages.js';
-import type { Glyph } from '../strip/glyphs.js';
+import { GLYPHS, type Glyph } from '../strip/glyphs.js';
 
 export function glyphFor(tab: TabInfo): Glyph {
+  // A sleeping tab has no holder to ask; otherwise the holder's status model decides (SPEC §8).
+  if (tab.lifecycle !== 'suspended' && tab.glyph && (GLYPHS as readonly string[]).includes(tab.glyph)) return tab.glyph as Glyph;
   switch (tab.lifecycle) {
     case 'starting':
       return 'starting';

@@ -1,0 +1,194 @@
+// A tab's status (SPEC §8, §10, issue 5): a pure reducer over structured events, and the chip
+// glyph from the result and the clock. Inputs are only what the bridge reports, which keys the
+// controller sent (classified, never their text) and process-level facts; never screen contents.
+//
+// Rules, one per line:
+// - A process fact overrides the agent: starting → dim spinner, exited (0) → none, crashed/failed → ✗,
+//   suspended → ◌. `starting` (or `running` after the child was gone) begins a new incarnation and
+//   forgets everything the old one reported.
+// - Reports while the child is exited, crashed, failed or suspended are dropped: they can only come
+//   from an incarnation that has ended.
+// - A tab whose current incarnation never reported shows process-level states only (running = none).
+// - working → spinner; needs-input → ?; error (the turn failed) → ✗; idle → none.
+// - done → ✓ only if the turn finished while no client viewed the tab; finished while viewed → idle.
+// - Viewing the tab clears ✓ (it becomes idle); nothing else but a new turn, an error or a new
+//   incarnation clears it; an idle report (SessionEnd, idle notification) keeps ✓ and ✗.
+// - An interrupt key (Esc, Ctrl+C) while working or needs-input → idle: Stop does not fire on it.
+// - approve (y, 1, 2) or submit (Enter, whose default is approve) while needs-input → working.
+// - deny (n, 3) while needs-input → idle: both Claude Code and Codex end the turn on "no", with no
+//   Stop; an agent that carries on reports its next tool call, which sets working again.
+// - Any other key, and every key outside working/needs-input, changes nothing: keys alone can never
+//   produce ✓ or ?.
+// - unresponsive (!) once the child has sent a heartbeat and then none for unresponsiveMs; any
+//   report counts as a sign of life. Hook-only agents never heartbeat and are never unresponsive.
+// - stalled (⧗) while working with no working/progress report (or approve) for stallMs.
+// - Precedence: process fact > unresponsive > the agent's phase (stalled refines working).
+import type { Glyph } from '../app/strip/glyphs.js';
+import type { AgentState } from '../holder/bridge.js';
+
+/** SPEC §10: a child that reports over the bridge and misses heartbeats this long is unresponsive. */
+export const UNRESPONSIVE_AFTER_MS = 30_000;
+
+export type InputKey = 'interrupt' | 'submit' | 'approve' | 'deny' | 'other';
+export type ProcessFact = 'starting' | 'running' | 'exited' | 'crashed' | 'failed' | 'suspended';
+/** The agent's own state, as far as the bridge and admitted keys tell it. */
+export type AgentPhase = 'idle' | 'working' | 'needs-input' | 'done' | 'error';
+
+export type StatusEvent =
+  | { k: 'report'; state: AgentState; at: number }
+  | { k: 'input'; key: InputKey; at: number }
+  | { k: 'process'; what: ProcessFact; at: number }
+  /** Whether any client views the tab now (decided by the server from its clients' views). */
+  | { k: 'viewed'; viewed: boolean; at: number };
+
+export interface StatusState {
+  readonly process: ProcessFact;
+  /** Meaningful only once `bridged`. */
+  readonly phase: AgentPhase;
+  /** The current incarnation has reported over the bridge at least once. */
+  readonly bridged: boolean;
+  readonly viewed: boolean;
+  /** Last sign of life, armed by the first heartbeat; null: this incarnation never heartbeats. */
+  readonly heartbeatAt: number | null;
+  /** Last progress while working: the stall clock. */
+  readonly progressAt: number;
+}
+
+export const INITIAL_STATUS: StatusState = Object.freeze({
+  process: 'starting',
+  phase: 'idle',
+  bridged: false,
+  viewed: false,
+  heartbeatAt: null,
+  progressAt: 0,
+});
+
+const LIVE: ReadonlySet<ProcessFact> = new Set(['starting', 'running']);
+
+/** The keys the holder admits, classified. Only single keys count; pasted or typed text is `other`. */
+const KEY_CLASSES: Readonly<Record<string, InputKey>> = {
+  '\x1b': 'interrupt',
+  '\x03': 'interrupt',
+  '\r': 'submit',
+  '\n': 'submit',
+  y: 'approve',
+  Y: 'approve',
+  '1': 'approve',
+  '2': 'approve',
+  n: 'deny',
+  N: 'deny',
+  '3': 'deny',
+};
+
+/** Classifies one admitted key (its bytes); never keeps or returns the bytes. */
+export function inputKeyOf(bytes: string): InputKey {
+  return Object.hasOwn(KEY_CLASSES, bytes) ? KEY_CLASSES[bytes] : 'other';
+}
+
+function newIncarnation(s: StatusState, process: ProcessFact, at: number): StatusState {
+  return { ...INITIAL_STATUS, process, viewed: s.viewed, progressAt: at };
+}
+
+function onReport(s: StatusState, state: AgentState, at: number): StatusState {
+  if (!LIVE.has(s.process)) return s;
+  const base: StatusState = {
+    ...s,
+    process: 'running', // a report proves the child runs
+    bridged: true,
+    heartbeatAt: state === 'heartbeat' || s.heartbeatAt !== null ? at : null,
+  };
+  switch (state) {
+    case 'heartbeat':
+      return base;
+    case 'progress':
+      return { ...base, progressAt: at };
+    case 'working':
+      return { ...base, phase: 'working', progressAt: at };
+    case 'needs-input':
+      return { ...base, phase: 'needs-input' };
+    case 'done':
+      return { ...base, phase: s.viewed ? 'idle' : 'done' };
+    case 'error':
+      return { ...base, phase: 'error' };
+    case 'idle':
+      return { ...base, phase: s.bridged && (s.phase === 'done' || s.phase === 'error') ? s.phase : 'idle' };
+  }
+}
+
+function onInput(s: StatusState, key: InputKey, at: number): StatusState {
+  if (!s.bridged || !LIVE.has(s.process)) return s;
+  if (s.phase === 'working') return key === 'interrupt' ? { ...s, phase: 'idle' } : s;
+  if (s.phase !== 'needs-input') return s;
+  switch (key) {
+    case 'interrupt':
+    case 'deny':
+      return { ...s, phase: 'idle' };
+    case 'approve':
+    case 'submit':
+      return { ...s, phase: 'working', progressAt: at };
+    case 'other':
+      return s;
+  }
+}
+
+function onProcess(s: StatusState, what: ProcessFact, at: number): StatusState {
+  if (what === 'starting') return newIncarnation(s, 'starting', at);
+  if (what === 'running') return LIVE.has(s.process) ? { ...s, process: 'running' } : newIncarnation(s, 'running', at);
+  return { ...s, process: what };
+}
+
+export function reduceStatus(s: StatusState, e: StatusEvent): StatusState {
+  switch (e.k) {
+    case 'report':
+      return onReport(s, e.state, e.at);
+    case 'input':
+      return onInput(s, e.key, e.at);
+    case 'process':
+      return onProcess(s, e.what, e.at);
+    case 'viewed':
+      return { ...s, viewed: e.viewed, phase: e.viewed && s.phase === 'done' ? 'idle' : s.phase };
+  }
+}
+
+export interface GlyphClock {
+  now: number;
+  unresponsiveMs: number;
+  stallMs: number;
+}
+
+/** How long a heartbeating child has been silent; null when it never heartbeats (never restart it for silence). */
+export function heartbeatSilenceMs(s: StatusState, now: number): number | null {
+  if (s.heartbeatAt === null || s.process !== 'running') return null;
+  return Math.max(0, now - s.heartbeatAt);
+}
+
+export function glyphOf(s: StatusState, clock: GlyphClock): Glyph {
+  switch (s.process) {
+    case 'starting':
+      return 'starting';
+    case 'exited':
+      return 'none';
+    case 'crashed':
+    case 'failed':
+      return 'error';
+    case 'suspended':
+      return 'suspended';
+    case 'running':
+      break;
+  }
+  if (!s.bridged) return 'none';
+  const silence = heartbeatSilenceMs(s, clock.now);
+  if (silence !== null && silence >= clock.unresponsiveMs) return 'unresponsive';
+  switch (s.phase) {
+    case 'working':
+      return clock.now - s.progressAt >= clock.stallMs ? 'stalled' : 'working';
+    case 'needs-input':
+      return 'needsInput';
+    case 'done':
+      return 'done';
+    case 'error':
+      return 'error';
+    case 'idle':
+      return 'none';
+  }
+}

@@ -1,0 +1,271 @@
+// The status reducer and glyph: one test per rule in src/status/model.ts, then properties over
+// random event sequences (fast-check).
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import {
+  INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, inputKeyOf, reduceStatus,
+  type InputKey, type ProcessFact, type StatusEvent, type StatusState,
+} from '../../src/status/model.js';
+import { GLYPHS, type Glyph } from '../../src/app/strip/glyphs.js';
+import { AGENT_STATES, type AgentState } from '../../src/holder/bridge.js';
+
+const STALL_MS = 300_000;
+const clockAt = (now: number) => ({ now, unresponsiveMs: UNRESPONSIVE_AFTER_MS, stallMs: STALL_MS });
+
+/** Runs events at t = 1, 2, 3 …, returning the state and the glyph right after the last one. */
+function run(events: (Omit<StatusEvent, 'at'> & { at?: number })[], from: StatusState = INITIAL_STATUS) {
+  let s = from;
+  let t = 0;
+  for (const e of events) {
+    t = e.at ?? t + 1;
+    s = reduceStatus(s, { ...e, at: t } as StatusEvent);
+  }
+  return { s, glyph: glyphOf(s, clockAt(t)), t };
+}
+const report = (state: AgentState) => ({ k: 'report' as const, state });
+const input = (key: InputKey) => ({ k: 'input' as const, key });
+const proc = (what: ProcessFact) => ({ k: 'process' as const, what });
+const viewed = (v: boolean) => ({ k: 'viewed' as const, viewed: v });
+const running = [proc('starting'), proc('running')];
+
+describe('process facts', () => {
+  it('starting spins, running shows nothing, a clean exit shows nothing, crash and failed show ✗, suspended ◌', () => {
+    expect(run([proc('starting')]).glyph).toBe('starting');
+    expect(run(running).glyph).toBe('none');
+    expect(run([...running, proc('exited')]).glyph).toBe('none');
+    expect(run([...running, proc('crashed')]).glyph).toBe('error');
+    expect(run([...running, proc('failed')]).glyph).toBe('error');
+    expect(run([...running, proc('suspended')]).glyph).toBe('suspended');
+  });
+
+  it('override whatever the agent said', () => {
+    expect(run([...running, report('needs-input'), proc('suspended')]).glyph).toBe('suspended');
+    expect(run([...running, report('working'), proc('exited')]).glyph).toBe('none');
+    expect(run([...running, report('done'), proc('crashed')]).glyph).toBe('error');
+  });
+
+  it('a restart forgets the old incarnation: its ✓, its phase and its heartbeat', () => {
+    const { s } = run([...running, report('heartbeat'), report('done'), proc('crashed'), proc('starting'), proc('running')]);
+    expect(s).toMatchObject({ bridged: false, phase: 'idle', heartbeatAt: null });
+    expect(glyphOf(s, clockAt(10 * UNRESPONSIVE_AFTER_MS))).toBe('none');
+  });
+
+  it('drops reports after the child ended: they come from an incarnation that is gone', () => {
+    for (const end of ['exited', 'crashed', 'failed', 'suspended'] as const) {
+      const before = run([...running, proc(end)]).s;
+      for (const st of AGENT_STATES) expect(reduceStatus(before, { k: 'report', state: st, at: 99 })).toBe(before);
+    }
+  });
+
+  it('a report while starting proves the child runs', () => {
+    expect(run([proc('starting'), report('idle')]).s.process).toBe('running');
+  });
+});
+
+describe('bridge reports', () => {
+  it('working spins, needs-input is ?, error is ✗, idle is nothing', () => {
+    expect(run([...running, report('working')]).glyph).toBe('working');
+    expect(run([...running, report('needs-input')]).glyph).toBe('needsInput');
+    expect(run([...running, report('error')]).glyph).toBe('error');
+    expect(run([...running, report('working'), report('idle')]).glyph).toBe('none');
+  });
+
+  it('✓ when a turn finishes unviewed, idle when it finishes viewed', () => {
+    expect(run([...running, report('working'), report('done')]).glyph).toBe('done');
+    expect(run([...running, viewed(true), report('working'), report('done')]).glyph).toBe('none');
+  });
+
+  it('viewing clears ✓ for good; looking away again does not bring it back', () => {
+    const seen = run([...running, report('working'), report('done'), viewed(true)]);
+    expect(seen.glyph).toBe('none');
+    expect(run([viewed(false)], seen.s).glyph).toBe('none');
+  });
+
+  it('idle reports keep ✓ and ✗ (SessionEnd, the idle notification)', () => {
+    expect(run([...running, report('working'), report('done'), report('idle')]).glyph).toBe('done');
+    expect(run([...running, report('working'), report('error'), report('idle')]).glyph).toBe('error');
+  });
+
+  it('a new turn replaces ✓ and ✗', () => {
+    expect(run([...running, report('done'), report('working')]).glyph).toBe('working');
+    expect(run([...running, report('error'), report('working')]).glyph).toBe('working');
+  });
+
+  it('heartbeat and progress do not change the phase', () => {
+    expect(run([...running, report('needs-input'), report('progress'), report('heartbeat')]).glyph).toBe('needsInput');
+    expect(run([...running, report('heartbeat')]).glyph).toBe('none');
+  });
+});
+
+describe('keys the holder admitted', () => {
+  it('classifies single keys only', () => {
+    expect(['\x1b', '\x03', '\r', 'y', '1', 'n', '3', 'hello', '\x1b[A', ''].map(inputKeyOf)).toEqual([
+      'interrupt', 'interrupt', 'submit', 'approve', 'approve', 'deny', 'deny', 'other', 'other', 'other',
+    ]);
+  });
+
+  it('an interrupt while working or needs-input → idle (Stop does not fire on Esc/Ctrl+C)', () => {
+    expect(run([...running, report('working'), input('interrupt')]).glyph).toBe('none');
+    expect(run([...running, report('needs-input'), input('interrupt')]).glyph).toBe('none');
+  });
+
+  it('approve or submit while needs-input → working; deny → idle', () => {
+    expect(run([...running, report('needs-input'), input('approve')]).glyph).toBe('working');
+    expect(run([...running, report('needs-input'), input('submit')]).glyph).toBe('working');
+    expect(run([...running, report('needs-input'), input('deny')]).glyph).toBe('none');
+  });
+
+  it('other keys, and keys outside working/needs-input, change nothing', () => {
+    const cases: AgentState[] = ['idle', 'done', 'error'];
+    for (const st of cases) {
+      const { s } = run([...running, report('working'), report(st)]);
+      for (const k of ['interrupt', 'submit', 'approve', 'deny', 'other'] as const) expect(reduceStatus(s, { k: 'input', key: k, at: 50 })).toBe(s);
+    }
+    const asking = run([...running, report('needs-input')]).s;
+    expect(reduceStatus(asking, { k: 'input', key: 'other', at: 50 })).toBe(asking);
+  });
+
+  it('keys mean nothing to a tab without a bridge', () => {
+    expect(run([...running, input('approve'), input('submit')]).glyph).toBe('none');
+  });
+});
+
+describe('heartbeats and stalls', () => {
+  it('unresponsive only after a first heartbeat and unresponsiveMs of silence; any report is a sign of life', () => {
+    const { s } = run([...running, report('heartbeat')]);
+    expect(glyphOf(s, clockAt(3 + UNRESPONSIVE_AFTER_MS - 1))).toBe('none');
+    expect(glyphOf(s, clockAt(3 + UNRESPONSIVE_AFTER_MS))).toBe('unresponsive');
+    const later = reduceStatus(s, { k: 'report', state: 'working', at: 3 + UNRESPONSIVE_AFTER_MS });
+    expect(glyphOf(later, clockAt(3 + UNRESPONSIVE_AFTER_MS))).toBe('working');
+    expect(heartbeatSilenceMs(later, 10 + UNRESPONSIVE_AFTER_MS)).toBe(7);
+  });
+
+  it('a hook-only agent is never unresponsive and never has a silence to restart for', () => {
+    const { s } = run([...running, report('working'), report('done')]);
+    expect(glyphOf(s, clockAt(1e12))).toBe('done');
+    expect(heartbeatSilenceMs(s, 1e12)).toBeNull();
+  });
+
+  it('unresponsive outranks the agent phase but not a process fact', () => {
+    const { s } = run([...running, report('heartbeat'), report('needs-input')]);
+    expect(glyphOf(s, clockAt(1e9))).toBe('unresponsive');
+    expect(glyphOf(reduceStatus(s, { k: 'process', what: 'suspended', at: 5 }), clockAt(1e9))).toBe('suspended');
+  });
+
+  it('stalled while working with no progress for stallMs; progress, working or an approve restarts the clock', () => {
+    const { s } = run([...running, report('working')]);
+    expect(glyphOf(s, clockAt(3 + STALL_MS - 1))).toBe('working');
+    expect(glyphOf(s, clockAt(3 + STALL_MS))).toBe('stalled');
+    const moved = reduceStatus(s, { k: 'report', state: 'progress', at: 3 + STALL_MS });
+    expect(glyphOf(moved, clockAt(3 + STALL_MS))).toBe('working');
+    // A heartbeat is life, not progress: a hung turn that still heartbeats is stalled.
+    const beat = reduceStatus(s, { k: 'report', state: 'heartbeat', at: 3 + STALL_MS });
+    expect(glyphOf(beat, clockAt(3 + STALL_MS))).toBe('stalled');
+    const answered = run([...running, report('needs-input'), { ...input('approve'), at: 1000 }]).s;
+    expect(glyphOf(answered, clockAt(1000 + STALL_MS - 1))).toBe('working');
+  });
+
+  it('a waiting question never stalls', () => {
+    expect(glyphOf(run([...running, report('needs-input')]).s, clockAt(1e9))).toBe('needsInput');
+  });
+});
+
+// ---- properties ----
+
+const at = fc.integer({ min: 0, max: 2_000_000 });
+const arbReport = fc.record({ k: fc.constant('report' as const), state: fc.constantFrom(...AGENT_STATES), at });
+const arbInput = fc.record({ k: fc.constant('input' as const), key: fc.constantFrom<InputKey>('interrupt', 'submit', 'approve', 'deny', 'other'), at });
+const arbProcess = fc.record({ k: fc.constant('process' as const), what: fc.constantFrom<ProcessFact>('starting', 'running', 'exited', 'crashed', 'failed', 'suspended'), at });
+const arbViewed = fc.record({ k: fc.constant('viewed' as const), viewed: fc.boolean(), at });
+const arbEvent: fc.Arbitrary<StatusEvent> = fc.oneof(arbReport, arbInput, arbProcess, arbViewed);
+const arbClock = fc.record({ now: fc.integer({ min: 0, max: 3_000_000 }), unresponsiveMs: fc.integer({ min: 1, max: 60_000 }), stallMs: fc.integer({ min: 1, max: 600_000 }) });
+const reach = (events: StatusEvent[]) => events.reduce(reduceStatus, INITIAL_STATUS);
+const arbState = fc.array(arbEvent, { maxLength: 40 }).map(reach);
+
+describe('status model properties', () => {
+  it('every reachable state gives exactly one known glyph, deterministically, without mutating anything', () => {
+    fc.assert(
+      fc.property(fc.array(arbEvent, { maxLength: 40 }), arbClock, (events, clock) => {
+        let s: StatusState = INITIAL_STATUS;
+        for (const e of events) {
+          const frozen = Object.freeze({ ...s });
+          s = reduceStatus(frozen, e);
+          const g: Glyph = glyphOf(s, clock);
+          expect(GLYPHS).toContain(g);
+          expect(glyphOf(s, clock)).toBe(g);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a viewed event always clears ✓, and a viewed tab never shows ✓', () => {
+    fc.assert(
+      fc.property(arbState, fc.array(arbEvent, { maxLength: 20 }), arbClock, (s0, more, clock) => {
+        let s = reduceStatus(s0, { k: 'viewed', viewed: true, at: 1 });
+        expect(glyphOf(s, clock)).not.toBe('done');
+        for (const e of more) {
+          s = reduceStatus(s, e);
+          if (s.viewed) expect(glyphOf(s, clock)).not.toBe('done');
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('no sequence of input events alone can produce ✓ or ?', () => {
+    fc.assert(
+      fc.property(arbState, fc.array(arbInput, { minLength: 1, maxLength: 20 }), arbClock, (s0, inputs, clock) => {
+        const before = glyphOf(s0, clock);
+        let s = s0;
+        for (const e of inputs) {
+          s = reduceStatus(s, e);
+          const g = glyphOf(s, clock);
+          if (g === 'done' || g === 'needsInput') expect(g).toBe(before);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    fc.assert(fc.property(fc.array(fc.oneof(arbInput, arbProcess, arbViewed), { maxLength: 30 }), arbClock, (events, clock) => {
+      expect(['done', 'needsInput']).not.toContain(glyphOf(reach(events), clock));
+    }));
+  });
+
+  it('a tab that never reports shows process-level states only', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(arbInput, arbProcess, arbViewed), { maxLength: 30 }), arbClock, (events, clock) => {
+        expect(['starting', 'none', 'error', 'suspended']).toContain(glyphOf(reach(events), clock));
+      }),
+    );
+  });
+
+  it('after the child ends, no report changes anything until the next start', () => {
+    fc.assert(
+      fc.property(arbState, fc.constantFrom<ProcessFact>('exited', 'crashed', 'failed', 'suspended'), fc.array(fc.oneof(arbReport, arbInput), { maxLength: 20 }), (s0, end, later) => {
+        const ended = reduceStatus(s0, { k: 'process', what: end, at: 1 });
+        const after = later.reduce(reduceStatus, ended);
+        expect(after).toEqual(ended);
+      }),
+    );
+  });
+
+  it('a start forgets the previous incarnation entirely (only viewing survives)', () => {
+    fc.assert(
+      fc.property(arbState, at, (s0, t) => {
+        const restarted = reduceStatus(s0, { k: 'process', what: 'starting', at: t });
+        const fresh = reduceStatus({ ...INITIAL_STATUS, viewed: s0.viewed }, { k: 'process', what: 'starting', at: t });
+        expect(restarted).toEqual(fresh);
+      }),
+    );
+  });
+
+  it('a hook-only incarnation (no heartbeat since its start) is never unresponsive', () => {
+    const noBeat = arbEvent.filter((e) => !(e.k === 'report' && e.state === 'heartbeat'));
+    fc.assert(
+      fc.property(fc.array(noBeat, { maxLength: 40 }), arbClock, (events, clock) => {
+        const s = reach([{ k: 'process', what: 'starting', at: 0 }, ...events]);
+        expect(glyphOf(s, clock)).not.toBe('unresponsive');
+      }),
+    );
+  });
+});
