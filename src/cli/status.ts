@@ -42,7 +42,10 @@ export async function sendStatus(env: NodeJS.ProcessEnv, args: StatusArgs): Prom
         reject(new StatusError("This tab's bridge closed."));
       });
     });
-    conn.send({ t: 'status', state: args.state, sessionId: args.sessionId, agent: args.agent, name: args.name });
+    // The process's start, not the send: an agent runs its hooks one after another, so the order
+    // they were started in is the order of the events, however fast each one then connects.
+    const sentAt = performance.timeOrigin;
+    conn.send({ t: 'status', state: args.state, sessionId: args.sessionId, agent: args.agent, name: args.name, sentAt });
     if (!(await ack)) throw new StatusError("This tab's bridge refused the report.");
   } finally {
     conn.close();

@@ -50,6 +50,10 @@ function cleanField(v: unknown): string | null {
 
 export class BridgeListener {
   private server: net.Server | null = null;
+  /** Each `a1 status` is its own process and connection, so hooks fired close together can
+   * arrive out of order; a report sent before the newest one admitted is stale and dropped. */
+  private lastSentAt = -Infinity;
+  private lastInc: string | null = null;
 
   constructor(
     private readonly socketPath: string,
@@ -102,6 +106,17 @@ export class BridgeListener {
             conn.send({ t: 'statusAck', ok: false });
             return;
           }
+          if (inc !== this.lastInc) {
+            this.lastInc = inc;
+            this.lastSentAt = -Infinity;
+          }
+          const sentAt = typeof m.sentAt === 'number' && Number.isFinite(m.sentAt) ? m.sentAt : null;
+          if (sentAt !== null && sentAt < this.lastSentAt) {
+            // Acknowledged: the sender did nothing wrong, it was merely overtaken.
+            conn.send({ t: 'statusAck', ok: true });
+            return;
+          }
+          if (sentAt !== null) this.lastSentAt = sentAt;
           this.onReport({ state: m.state as AgentState, sessionId: cleanField(m.sessionId), agent: cleanField(m.agent), name: cleanField(m.name) });
           conn.send({ t: 'statusAck', ok: true });
         });

@@ -48,7 +48,8 @@ export const dataSchema = defineSchema({
 
 /** Child ⇄ holder: the tab bridge (`a1 status`). Status only: no text of the session. */
 export const bridgeSchema = defineSchema({
-  status: { state: 'string', sessionId: 'string?', agent: 'string?', name: 'string?' },
+  /** sentAt: the sender's wall clock in fractional ms, which orders reports from separate processes. */
+  status: { state: 'string', sessionId: 'string?', agent: 'string?', name: 'string?', sentAt: 'number?' },
   statusAck: { ok: 'boolean' },
 });
 

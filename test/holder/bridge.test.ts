@@ -73,3 +73,26 @@ describe('the tab bridge', () => {
     expect(parseBridgeToken('garbage')).toBeNull();
   });
 });
+
+describe('ordering', () => {
+  it('drops a report sent by a process started before the newest admitted one', async () => {
+    const inc = { current: 'inc-1' };
+    const b = bridge(inc);
+    await b.listener.listen();
+    const { connectUnix } = await import('../../src/protocol/connection.js');
+    const { connectHandshake } = await import('../../src/protocol/handshake.js');
+    const { bridgeSchema } = await import('../../src/protocol/messages.js');
+    const send = async (state: string, sentAt: number) => {
+      const conn = await connectUnix(b.socket, bridgeSchema);
+      await connectHandshake(conn, { role: 'bridge', key: parseBridgeToken(bridgeToken(b.key, 'inc-1'))!.key, methods: ['status'], extra: { childInc: 'inc-1' } });
+      const ack = new Promise((resolve) => conn.onMessage(resolve));
+      conn.send({ t: 'status', state, sentAt });
+      await ack;
+      conn.close();
+    };
+    await send('done', 2_000);
+    await send('working', 1_000); // overtaken: started before the report already admitted
+    await send('idle', 3_000);
+    expect(b.reports.map((r) => r.state)).toEqual(['done', 'idle']);
+  });
+});
