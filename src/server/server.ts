@@ -35,6 +35,9 @@ const HOLDER_RECONNECT_DELAY_MS = 300;
 const VIEW_WAIT_MS = 15_000;
 /** How often idleness is checked. */
 const IDLE_CHECK_MS = 1_000;
+/** The server heartbeats holders this often; this many missed beats is a holder timeout (SPEC §10). */
+const HOLDER_HEARTBEAT_MS = 5_000;
+const HOLDER_MISSED_BEATS = 3;
 /** How often a running agent's `live` resume record is captured again (SPEC §9). */
 const LIVE_CAPTURE_MS = 60_000;
 /** The picker lists at most this many past sessions. */
@@ -53,10 +56,12 @@ interface TabRuntime {
   holderRestarts: number[];
   /** Every holder and child this server saw bound to the tab, for the retirement plan. */
   bound: ProcessRef[];
+  /** When the holder last said anything (a pong counts): its heartbeat (SPEC §10). */
+  lastHeard: number;
 }
 
 function newRuntime(row: TabRow): TabRuntime {
-  return { row, link: null, state: null, starting: null, closing: false, sleeping: false, holderRestarts: [], bound: [] };
+  return { row, link: null, state: null, starting: null, closing: false, sleeping: false, holderRestarts: [], bound: [], lastHeard: 0 };
 }
 
 interface StartOptions {
@@ -105,6 +110,8 @@ export class Server {
   private readonly startedAt = Date.now();
   private stopping = false;
   private captureTimer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private pingSeq = 0;
   /** Terminations in flight, so a host stop can wait for them. */
   private readonly terminations = new Set<Promise<void>>();
 
@@ -124,6 +131,26 @@ export class Server {
     this.idleTimer.unref();
     this.captureTimer = setInterval(() => this.captureLiveRecords(), LIVE_CAPTURE_MS);
     this.captureTimer.unref();
+    this.heartbeatTimer = setInterval(() => this.heartbeatHolders(), HOLDER_HEARTBEAT_MS);
+    this.heartbeatTimer.unref();
+  }
+
+  /** Pings every bound holder; one silent for HOLDER_MISSED_BEATS beats is hung: it is killed
+   * (verified by pid and start time) and the usual holder-lost path restarts it within budget. */
+  private heartbeatHolders(): void {
+    const now = Date.now();
+    for (const tab of this.tabs.values()) {
+      const link = tab.link;
+      if (!link || tab.closing || tab.sleeping) continue;
+      if (now - tab.lastHeard >= HOLDER_HEARTBEAT_MS * HOLDER_MISSED_BEATS) {
+        const { holderPid, holderStart } = tab.row;
+        this.d.log.warn('holder-timeout', { tab: tab.row.id, silentMs: now - tab.lastHeard });
+        if (holderPid && holderStart) killVerified(holderPid, holderStart);
+        link.close();
+        continue;
+      }
+      link.send({ t: 'ping', n: ++this.pingSeq });
+    }
   }
 
   /** A new boot (SPEC §9, §10): the previous tab set is not started; it moves to history, and
@@ -459,8 +486,10 @@ export class Server {
     tab.link = conn;
     conn.send({ t: 'epoch', epoch: this.d.epoch });
     this.applyHolderState(tab, state);
+    tab.lastHeard = Date.now();
     conn.onMessage((msg) => {
       const m = msg as { t: string; state?: HolderState };
+      if (tab.link === conn) tab.lastHeard = Date.now();
       if (m.t === 'state' && m.state && tab.link === conn) this.applyHolderState(tab, m.state);
     });
     conn.onClose(() => {
@@ -1027,6 +1056,7 @@ export class Server {
   shutdown(code: number): void {
     if (this.idleTimer) clearInterval(this.idleTimer);
     if (this.captureTimer) clearInterval(this.captureTimer);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     for (const c of this.clients.keys()) c.close();
     for (const t of this.tabs.values()) t.link?.close();
     this.listener?.close();
