@@ -139,6 +139,8 @@ class AttachClient {
   private reconnecting = false;
   /** A key woke the viewed sleeping tab and its view is being opened. */
   private waking = false;
+  /** Automatic server starts are exhausted: the client waits for `r` or `q`. */
+  private serverStopped = false;
   private pastSessions: PastSession[] = [];
   /** Advances while a chip spins (working, starting); stopped when none does, to stay idle. */
   private spinnerFrame = 0;
@@ -257,12 +259,17 @@ class AttachClient {
         this.server = server;
         await this.subscribe();
         this.reconnecting = false;
+        this.serverStopped = false;
         this.persistentNotice = null;
         if (this.viewed) void this.server.request('view', { tabId: this.viewed }).catch(() => undefined);
         this.renderUi();
         return;
       } catch (err) {
-        if (!mayStart) this.persistentNotice = 'a1 server stopped · restarting paused';
+        // Three automatic starts within a minute failed to keep a server up: stop trying on our
+        // own and let the person decide (SPEC §10).
+        this.serverStopped = !mayStart;
+        if (this.serverStopped) this.persistentNotice = 'a1 server stopped · [r] restart it  [q] quit';
+        this.renderUi();
         void err;
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -363,6 +370,7 @@ class AttachClient {
    * after Alt+/ or F2 reach the prompt or editor it opens, never the tab. */
   private handleEvents(events: InputEvent[], queued = false): void | Promise<void> {
     if (events.length === 0) return;
+    if (this.serverStopped) return this.onStoppedServerKeys(events);
     if (!queued && this.actionsPending > 0) {
       this.chain(() => this.handleEvents(events, true));
       return;
@@ -750,6 +758,22 @@ class AttachClient {
       return;
     }
     this.showReadOnly();
+  }
+
+  /** With the server stopped, `r` starts one now (a person's start is never budgeted) and `q`
+   * leaves; every other key is dropped, since no tab can take it. */
+  private onStoppedServerKeys(events: InputEvent[]): void {
+    for (const ev of events) {
+      if (ev.k !== 'text' || ev.mods?.alt || ev.mods?.ctrl) continue;
+      if (ev.s === 'q') return this.finish(0, 'a1 server stopped · run a1 to start it again');
+      if (ev.s === 'r') {
+        this.autoStarts = [];
+        this.serverStopped = false;
+        this.persistentNotice = 'reconnecting…';
+        this.renderUi();
+        return;
+      }
+    }
   }
 
   /** `r` and `f` on an exited or failed surface are the client's (SPEC §15): the child is not

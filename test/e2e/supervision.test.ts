@@ -41,3 +41,36 @@ describe('holder heartbeats', () => {
     }
   });
 });
+
+async function hostStatusPid(t: E2E): Promise<number | null> {
+  const r = await t.run('tabs', 'host', 'status', '--json');
+  expect(r.code, r.stderr).toBe(0);
+  const s = JSON.parse(r.stdout) as { server: { pid: number } | null };
+  return s.server?.pid ?? null;
+}
+
+describe('server start budget', () => {
+  it('after three automatic starts in a minute the client stops, and r restarts the server', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText('agent');
+    let pid = await waitFor(() => hostStatusPid(t), { what: 'a server' });
+    // The client replaces a killed server three times within the minute...
+    for (let kill = 1; kill <= 3; kill++) {
+      process.kill(pid, 'SIGKILL');
+      const old = pid;
+      pid = await waitFor(async () => {
+        const now = await hostStatusPid(t);
+        return now !== null && now !== old ? now : null;
+      }, { what: `a replacement server after kill ${kill}` });
+    }
+    // ...and then stops trying on its own, and says so with its two actions.
+    process.kill(pid, 'SIGKILL');
+    await a1.waitForText('a1 server stopped · [r] restart it  [q] quit');
+    expect(await hostStatusPid(t)).toBeNull();
+    a1.write('r');
+    await waitFor(() => hostStatusPid(t), { what: 'the server restarted by r' });
+    await a1.waitForScreen((lines) => !lines.some((l) => l.includes('a1 server stopped')), undefined, 'the stopped notice gone');
+    expect((await listing(t)).tabs).toHaveLength(1);
+  });
+});
