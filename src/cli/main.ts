@@ -279,6 +279,42 @@ async function cmdHooks(argv: { action: 'install' | 'uninstall'; agent: string }
   }
 }
 
+async function cmdDoctor(argv: Common & { out?: string }): Promise<number> {
+  const { buildBundle, readRecords } = await import('./doctor.js');
+  const { paths, profile } = setup(argv);
+  const server = await existingServer(paths, profile);
+  let host: unknown = null;
+  if (server) {
+    try {
+      host = await server.request('hostStatus');
+    } finally {
+      server.close();
+    }
+  }
+  const reg = Registry.openReadOnly(paths.stateDir);
+  let registry = null;
+  if (reg) {
+    try {
+      const tabs = reg.listTabs();
+      const byStatus: Record<string, number> = {};
+      for (const t of tabs) byStatus[t.lifecycle] = (byStatus[t.lifecycle] ?? 0) + 1;
+      registry = { tabs: tabs.length, byStatus, resumeRecords: reg.listResumeRecords().length, history: reg.listHistory().length };
+    } finally {
+      reg.close();
+    }
+  }
+  const bundle = buildBundle({ version: VERSION, profile, host, registry, records: readRecords(paths.logsDir) });
+  const text = JSON.stringify(bundle, null, 2) + '\n';
+  if (argv.out) {
+    const file = path.resolve(argv.out);
+    fs.writeFileSync(file, text, { mode: 0o600 });
+    process.stdout.write(`Wrote ${file} (${bundle.records.length} records, ${Buffer.byteLength(text)} bytes; no terminal, prompt or recovery content).\n`);
+  } else {
+    process.stdout.write(text);
+  }
+  return 0;
+}
+
 async function cmdHostStatus(argv: Common & { json?: boolean }): Promise<number> {
   const { paths, profile } = setup(argv);
   const server = await existingServer(paths, profile);
@@ -334,6 +370,7 @@ const EVERY_FORM = [
   '                                              create a tab without attaching; prints its id',
   '  a1 tabs [--json]                            list tabs (never starts a server)',
   '  a1 tabs stop <id> | --all                   stop (close) tabs',
+  '  a1 tabs doctor [--out FILE]                a bounded diagnostic bundle (no terminal, prompt or recovery content)',
   '  a1 tabs sleep <id>                          checkpoint an agent tab and stop it; viewing it resumes it',
   '  a1 sessions [--json]                        resumable agent sessions (records and history)',
   '  a1 hooks install|uninstall <claude|codex>  wire an agent\'s own hooks to a1 status',
@@ -424,6 +461,7 @@ export async function main(args: string[]): Promise<void> {
               .option('all', { type: 'boolean', describe: 'Stop every tab' }),
           run(cmdTabsStop),
         )
+        .command('doctor', 'A bounded diagnostic bundle: host status, recent records, counters (no terminal, prompt or recovery content)', (yy: Argv) => yy.option('out', { type: 'string', requiresArg: true, describe: 'Write the bundle to FILE (owner-only) instead of stdout' }), run(cmdDoctor))
         .command('sleep <id>', 'Checkpoint an agent tab and stop it; viewing it resumes the session', (yy: Argv) => yy.positional('id', { type: 'string', describe: 'Tab id' }), run(cmdTabsSleep))
         .command('host', 'The profile server', (yy: Argv) =>
           yy

@@ -22,7 +22,7 @@ export class StatusError extends Error {}
 export async function sendStatus(env: NodeJS.ProcessEnv, args: StatusArgs): Promise<void> {
   const socket = env.A1_BRIDGE;
   const token = env.A1_BRIDGE_TOKEN ? parseBridgeToken(env.A1_BRIDGE_TOKEN) : null;
-  if (!env.A1_TAB_ID || !socket || !token) throw new StatusError('a1 status works only inside an a1 tab.');
+  if (!env.A1_TAB_ID || !socket || !token) throw new StatusError('status reports work only inside an a1 tab.');
   const conn = await connectUnix(socket, bridgeSchema, STATUS_TIMEOUT_MS).catch(() => {
     throw new StatusError("This tab's bridge is not answering.");
   });

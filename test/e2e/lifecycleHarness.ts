@@ -8,7 +8,7 @@ import type { ResumeRecord } from '../../src/lifecycle/records.js';
 import { A1_BIN, REPO_ROOT } from '../helpers/pty.js';
 import { isAlive, pidsWithEnv, startTimeOf } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
-import { listing, stateDir, type E2E, type Listing } from './harness.js';
+import { listing, stateDir, stripPlaces, type E2E, type Listing } from './harness.js';
 import { livePids, runDir } from './harness.js';
 import type { PtyDriver } from '../helpers/pty.js';
 
@@ -236,4 +236,40 @@ export async function runPromptCommand(a1: PtyDriver, text: string): Promise<voi
   await a1.waitForScreen(shown(row(`/${text}`)), undefined, `the command prompt showing /${text}`);
   a1.write('\r');
   await a1.waitForScreen((lines) => !shown(row(`/${text}`))(lines), undefined, `the command prompt closed after /${text}`);
+}
+
+/** Sends the fake agent of `sessionId` one line through its control file, as if typed at its
+ * prompt (`y`/`n` answer /ask, `/stop` interrupts): drives a tab that no client views. */
+export function controlAgent(dir: string, sessionId: string, line: string): void {
+  fs.appendFileSync(path.join(dir, `${sessionId}.control`), `${line}\n`, { mode: 0o600 });
+}
+
+/** The status glyph the chip called `name` shows on the client's strip, '' for none. Chips are
+ * ` [glyph ]name `: the glyph sits two columns before the name (narrow characters assumed). */
+export async function chipGlyph(a1: PtyDriver, name: string): Promise<string> {
+  const places = await stripPlaces(a1);
+  const chip = places.chips.find((c) => c.name === name);
+  if (!chip) throw new Error(`no chip named ${name} on the strip "${places.text}"`);
+  const before = places.text.slice(Math.max(0, chip.x - 2), chip.x);
+  return before.length === 2 && before[0] !== ' ' && before[1] === ' ' ? before[0] : '';
+}
+
+/** Waits until the chip called `name` shows a glyph `want` accepts (or equals); returns it. */
+export async function waitForChipGlyph(
+  a1: PtyDriver,
+  name: string,
+  want: string | ((glyph: string) => boolean),
+  what = typeof want === 'string' ? `glyph "${want}"` : 'glyph',
+): Promise<string> {
+  const ok = typeof want === 'string' ? (g: string) => g === want : want;
+  let last = '';
+  try {
+    return await waitFor(async () => {
+      last = (await stripPlaces(a1)).text;
+      const glyph = await chipGlyph(a1, name);
+      return ok(glyph) ? { glyph } : null;
+    }, { what: `chip ${name} showing ${what}` }).then((r) => r.glyph);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; strip was "${last}"`);
+  }
 }

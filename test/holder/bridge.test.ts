@@ -69,7 +69,7 @@ describe('the tab bridge', () => {
   });
 
   it('outside a tab, says so and sends nothing', async () => {
-    await expect(sendStatus({}, { state: 'idle' })).rejects.toThrow('a1 status works only inside an a1 tab.');
+    await expect(sendStatus({}, { state: 'idle' })).rejects.toThrow('status reports work only inside an a1 tab.');
     expect(parseBridgeToken('garbage')).toBeNull();
   });
 });
