@@ -5,11 +5,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { MEASURES } from './measures/index.mjs';
 import { DEFAULT_KEYS } from './measures/echo.mjs';
 import { killAllWithEnv } from './lib/procs.mjs';
 import { summarise, toMarkdown, writeResults } from './lib/report.mjs';
+import { judgeTargets } from './lib/targets.mjs';
 import { A1_BIN, REPO_ROOT, SYSTEMS, describeSystems } from './lib/systems.mjs';
 
 /** The size the issue measures at. */
@@ -24,7 +26,7 @@ const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
 const USAGE = `usage: node bench/run.mjs [--rounds N] [--only NAME[,NAME]] [--keys N] [--a1 PATH]
   --rounds N   rounds per measure and system; the table shows the median (default ${DEFAULT_ROUNDS})
   --only NAME  run only these measures: ${MEASURES.map((m) => m.name).join(', ')}
-  --keys N     keys typed per echo-latency run (default ${DEFAULT_KEYS})
+  --keys N     keys typed per echo-latency run: echo, and each phase of flood (default ${DEFAULT_KEYS})
   --a1 PATH    the a1 entry to run with node (default: this checkout's bin/a1)`;
 
 function parseOptions(argv) {
@@ -60,6 +62,7 @@ function formatResult(value) {
 }
 
 async function main() {
+  const benchStart = performance.now();
   const options = parseOptions(process.argv.slice(2));
   const runId = crypto.randomBytes(4).toString('hex');
   // Short, because a1's sockets live under each A1_HOME made inside it.
@@ -87,7 +90,7 @@ async function main() {
     for (let round = 1; round <= options.rounds; round++) {
       for (const measure of options.measures) {
         // Alternating who goes first keeps a warming or cooling machine from favouring one side.
-        const order = round % 2 === 1 ? SYSTEMS : [...SYSTEMS].reverse();
+        const order = (round % 2 === 1 ? SYSTEMS : [...SYSTEMS].reverse()).filter(({ name }) => measure.drivers[name]);
         for (const { name: system } of order) {
           const label = `round ${round}/${options.rounds} ${measure.name} ${system}`;
           log(`${label} ...`);
@@ -114,9 +117,11 @@ async function main() {
     settings: { rounds: options.rounds, cols: COLS, rows: ROWS, keys: options.keys, only: options.only },
     measures: summarise(options.measures, collected),
   };
+  results.targets = judgeTargets(results.measures);
   const files = writeResults(RESULTS_DIR, results);
   console.log(toMarkdown(results));
-  log(`results: ${path.relative(process.cwd(), files.md)}, ${path.relative(process.cwd(), files.json)}`);
+  log(`results: ${[files.md, files.json, files.svg].map((file) => path.relative(process.cwd(), file)).join(', ')}`);
+  log(`total: ${((performance.now() - benchStart) / 1000).toFixed(1)} s`);
 }
 
 main().catch((error) => {

@@ -2,7 +2,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { targetsChart } from './chart.mjs';
 import { median } from './stats.mjs';
+import { formatBound, formatFigure } from './targets.mjs';
 
 const SYSTEM_NAMES = ['a1', 'tmux'];
 
@@ -39,6 +41,16 @@ function oneLine(message) {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
 }
 
+const VERDICT = { pass: 'pass', fail: '**FAIL**', 'not run': 'not run' };
+
+function targetsTable(targets) {
+  return [
+    '| target | bound | a1 | result |',
+    '|---|---:|---:|:---:|',
+    ...targets.map((t) => `| ${t.label} | ${formatBound(t)} | ${formatFigure(t.value, t.unit)} | ${VERDICT[t.verdict]} |`),
+  ];
+}
+
 export function toMarkdown(results) {
   const lines = [
     `# a1 vs tmux, ${results.startedAt}`,
@@ -46,6 +58,8 @@ export function toMarkdown(results) {
     `${results.settings.cols}x${results.settings.rows} PTY, median of ${results.settings.rounds} round(s); lower is better. ` +
       `${results.systems.tmux ?? 'tmux'}, a1 ${results.systems.a1.commit ?? ''}, node ${results.host.node}, ` +
       `${results.host.cpus} x ${results.host.cpuModel}.`,
+    '',
+    ...targetsTable(results.targets),
     '',
     '| measure | a1 | tmux | ratio (a1/tmux) |',
     '|---|---:|---:|---:|',
@@ -63,13 +77,15 @@ export function toMarkdown(results) {
   return `${lines.join('\n')}\n`;
 }
 
-/** Writes `<stamp>.json` and `<stamp>.md` under `dir`; returns their paths. */
+/** Writes `<stamp>.json`, `<stamp>.md` and `<stamp>.svg` under `dir`; returns their paths. */
 export function writeResults(dir, results) {
   fs.mkdirSync(dir, { recursive: true });
   const stamp = results.startedAt.replace(/[:.]/g, '-');
   const json = path.join(dir, `${stamp}.json`);
   const md = path.join(dir, `${stamp}.md`);
+  const svg = path.join(dir, `${stamp}.svg`);
   fs.writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(md, toMarkdown(results));
-  return { json, md };
+  fs.writeFileSync(svg, targetsChart(results.targets, `a1 against the issue 6 targets, ${results.startedAt}`));
+  return { json, md, svg };
 }

@@ -1,6 +1,8 @@
 // The two multiplexers under comparison, each started fresh in a person's 120x40 terminal with a
 // bare bash in its first tab/pane, and stopped by pid: `start(ctx)` resolves once the shell's
-// prompt is on the client's screen, with `{ client, stop }`.
+// prompt is on the client's screen, with `{ client, stop, cli, attach }`: `cli(args)` runs one of
+// the system's own commands (`a1 ...`, `tmux -L <socket> ...`) against this instance, and
+// `attach()` starts another client of it in a fresh 120x40 PTY.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +23,8 @@ export const PROMPT = 'bench> ';
 export const INSTANCE_MARKER = 'BENCH_INSTANCE';
 /** a1 starts a server and a holder before the shell; generous for a loaded machine. */
 const START_TIMEOUT_MS = 30_000;
+/** One maintenance command (`a1 new`, `tmux new-window`); generous for a flooded machine. */
+const CLI_TIMEOUT_MS = 30_000;
 
 let instanceSeq = 0;
 
@@ -51,14 +55,27 @@ async function waitForPrompt(client) {
 }
 
 /** Starts the client; if the prompt never shows, stops everything before rethrowing. */
-async function started(client, stop) {
+async function started(instance) {
   try {
-    await waitForPrompt(client);
+    await waitForPrompt(instance.client);
   } catch (error) {
-    await stop();
+    await instance.stop();
     throw error;
   }
-  return { client, stop };
+  return instance;
+}
+
+/** Runs a command of the system under test to completion; throws with its stderr if it fails. */
+function runCli(argv, env, cwd) {
+  const [file, ...args] = argv;
+  const result = spawnSync(file, args, { env, cwd, encoding: 'utf8', timeout: CLI_TIMEOUT_MS });
+  if (result.error) throw result.error;
+  if (result.status !== 0) {
+    // `node <a1 entry> new ...` reads as `a1 new ...`.
+    const shown = (file === process.execPath ? args : argv).map((arg) => path.basename(arg)).join(' ');
+    throw new Error(`${shown} failed: ${result.stderr.trim() || `exit ${result.status ?? result.signal}`}`);
+  }
+  return result.stdout;
 }
 
 export const a1 = {
@@ -69,14 +86,16 @@ export const a1 = {
     fs.mkdirSync(path.join(home, 'config'), { mode: 0o700 });
     fs.writeFileSync(path.join(home, 'config', 'config.json'), JSON.stringify({ tabCommand: SHELL_ARGV }), { mode: 0o600 });
     const env = benchEnv(instance, { A1_HOME: home });
-    const client = new BenchClient({ argv: [process.execPath, ctx.a1Bin], env, cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
+    const attach = () => new BenchClient({ argv: [process.execPath, ctx.a1Bin], env, cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
+    const client = attach();
     const stop = async () => {
       client.dispose();
       await killAllWithEnv('A1_HOME', home);
       await killAllWithEnv(INSTANCE_MARKER, instance);
       fs.rmSync(home, { recursive: true, force: true });
     };
-    return started(client, stop);
+    const cli = (args) => runCli([process.execPath, ctx.a1Bin, ...args], env, ctx.runDir);
+    return started({ client, stop, cli, attach });
   },
 };
 
@@ -86,13 +105,8 @@ export const tmux = {
     const instance = `${ctx.runId}-${++instanceSeq}`;
     const socket = `a1bench-${instance}`;
     const env = benchEnv(instance, {});
-    const client = new BenchClient({
-      argv: ['tmux', '-L', socket, '-f', '/dev/null', 'new-session', ...SHELL_ARGV],
-      env,
-      cwd: ctx.runDir,
-      cols: ctx.cols,
-      rows: ctx.rows,
-    });
+    const tmuxClient = (args) => new BenchClient({ argv: ['tmux', '-L', socket, '-f', '/dev/null', ...args], env, cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
+    const client = tmuxClient(['new-session', ...SHELL_ARGV]);
     const stop = async () => {
       spawnSync('tmux', ['-L', socket, 'kill-server'], { env, stdio: 'ignore' });
       client.dispose();
@@ -101,19 +115,20 @@ export const tmux = {
       const socketDir = path.join(env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid()}`);
       fs.rmSync(path.join(socketDir, socket), { force: true });
     };
-    return started(client, stop);
+    const cli = (args) => runCli(['tmux', '-L', socket, ...args], env, ctx.runDir);
+    return started({ client, stop, cli, attach: () => tmuxClient(['attach']) });
   },
 };
 
 export const SYSTEMS = [a1, tmux];
 
-/** Runs `fn(client)` on a freshly started system and always stops it. */
+/** Runs `fn(client, instance)` on a freshly started system and always stops it. */
 export async function withSystem(system, ctx, fn) {
-  const { client, stop } = await system.start(ctx);
+  const instance = await system.start(ctx);
   try {
-    return await fn(client);
+    return await fn(instance.client, instance);
   } finally {
-    await stop();
+    await instance.stop();
   }
 }
 

@@ -27,24 +27,38 @@ const SETUP_TIMEOUT_MS = 10_000;
 /** The same pauses on both sides and across runs. */
 const PAUSE_SEED = 0xa1;
 
-async function measureEcho(client, keys) {
+/** Starts `cat` in the viewed tab/pane; resolves with the screen row the typed keys appear on. */
+export async function startEchoTarget(client) {
   // echoe/echok/echoke make Ctrl+U erase the line on screen instead of printing ^U and a newline.
   client.write(`stty echo echoe echok echoke; printf 'ECHO%sREADY\\n' -; cat\r`);
   const { lines } = await client.waitForScreen((screen) => screen.some((line) => line.includes('ECHO-READY')), {
     timeoutMs: SETUP_TIMEOUT_MS,
     what: 'cat to start',
   });
-  const inputRow = lines.findIndex((line) => line.includes('ECHO-READY')) + 1;
+  return lines.findIndex((line) => line.includes('ECHO-READY')) + 1;
+}
+
+async function eraseLine(client, inputRow) {
+  client.write(KILL_LINE);
+  await client.waitForScreen((screen) => screen[inputRow].trim() === '', {
+    timeoutMs: KEY_TIMEOUT_MS,
+    what: 'the typed line to be erased',
+  });
+}
+
+/**
+ * Types `keys` keys (after a warm-up) into the `cat` that `startEchoTarget` started, with
+ * seeded random pauses; resolves with the echo latencies in ms. Starts from an erased line, so
+ * it can be called again on the same target.
+ */
+export async function echoLatencies(client, inputRow, keys) {
   const random = seededRandom(PAUSE_SEED);
   const samples = [];
+  await eraseLine(client, inputRow);
   let typed = '';
   for (let i = 0; i < WARMUP_KEYS + keys; i++) {
     if (typed.length === KEY_CYCLE.length) {
-      client.write(KILL_LINE);
-      await client.waitForScreen((screen) => screen[inputRow].trim() === '', {
-        timeoutMs: KEY_TIMEOUT_MS,
-        what: 'the typed line to be erased',
-      });
+      await eraseLine(client, inputRow);
       typed = '';
     }
     const key = KEY_CYCLE[typed.length];
@@ -58,7 +72,16 @@ async function measureEcho(client, keys) {
     if (i >= WARMUP_KEYS) samples.push(at - sent);
     await delay(PAUSE_MIN_MS + random() * (PAUSE_MAX_MS - PAUSE_MIN_MS));
   }
+  return samples;
+}
+
+export function latencySummary(samples) {
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99) };
+}
+
+async function measureEcho(client, keys) {
+  const inputRow = await startEchoTarget(client);
+  return latencySummary(await echoLatencies(client, inputRow, keys));
 }
 
 export const echo = {

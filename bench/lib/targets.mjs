@@ -1,0 +1,69 @@
+// The issue's targets, judged from the summarised medians (pure). Ratios against tmux come from
+// the same run; the rest are against a1's own idle figure or a fixed bound.
+
+/**
+ * `value(measures)` returns the judged figure or null when its measure did not run (or failed
+ * every round); `atMost` / `atLeast` is the bound it must meet.
+ */
+export const TARGETS = [
+  {
+    name: 'throughput',
+    label: 'throughput (tmux time / a1 time)',
+    unit: 'x',
+    atLeast: 2.0,
+    value: (m) => inverse(ratioOf(m, 'throughput', 'seconds')),
+  },
+  { name: 'echo p50', label: 'echo p50 (a1 / tmux)', unit: 'x', atMost: 1.5, value: (m) => ratioOf(m, 'echo', 'p50') },
+  { name: 'echo p99', label: 'echo p99 (a1 / tmux)', unit: 'x', atMost: 2.0, value: (m) => ratioOf(m, 'echo', 'p99') },
+  {
+    name: 'echo p99, 9 flooding tabs',
+    label: 'echo p99 with 9 flooding tabs (a1 flooded / a1 idle)',
+    unit: 'x',
+    atMost: 1.25,
+    value: (m) => a1Median(m, 'flood', 'ratio'),
+  },
+  { name: 'attach p95', label: 'attach p95 (a1)', unit: 'ms', atMost: 100, value: (m) => a1Median(m, 'attach', 'p95') },
+  { name: 'memory', label: 'memory per tab with 2,000 lines (a1 PSS)', unit: 'MiB', atMost: 24, value: (m) => a1Median(m, 'memory', 'historyMiB') },
+  { name: 'tab restart', label: 'tab restart (a1)', unit: 'ms', atMost: 500, value: (m) => a1Median(m, 'restart', 'ms') },
+  { name: 'server recovery', label: 'server recovery (a1)', unit: 'ms', atMost: 500, value: (m) => a1Median(m, 'recovery', 'ms') },
+];
+
+function metricOf(measures, measure, key) {
+  return measures.find((m) => m.name === measure)?.metrics.find((metric) => metric.key === key) ?? null;
+}
+
+function a1Median(measures, measure, key) {
+  return metricOf(measures, measure, key)?.a1.median ?? null;
+}
+
+function ratioOf(measures, measure, key) {
+  return metricOf(measures, measure, key)?.ratio ?? null;
+}
+
+function inverse(value) {
+  return value === null || value === 0 ? null : 1 / value;
+}
+
+/**
+ * Each target with its figure, its bound and a verdict: 'pass', 'fail' or 'not run'. `used` is the
+ * share of the allowance the figure takes (≤ 1 passes), for the chart.
+ */
+export function judgeTargets(measures) {
+  return TARGETS.map((target) => {
+    const value = target.value(measures);
+    const bound = target.atMost ?? target.atLeast;
+    const bounded = target.atMost !== undefined ? 'atMost' : 'atLeast';
+    if (value === null || !Number.isFinite(value)) return { name: target.name, label: target.label, unit: target.unit, bounded, bound, value: null, used: null, verdict: 'not run' };
+    const used = bounded === 'atMost' ? value / bound : bound / value;
+    return { name: target.name, label: target.label, unit: target.unit, bounded, bound, value, used, verdict: used <= 1 ? 'pass' : 'fail' };
+  });
+}
+
+export function formatFigure(value, unit) {
+  if (value === null) return 'n/a';
+  return unit === 'x' ? `${value.toFixed(2)}x` : `${value.toFixed(unit === 'ms' ? 0 : 1)} ${unit}`;
+}
+
+export function formatBound(judged) {
+  return `${judged.bounded === 'atMost' ? '≤' : '≥'} ${formatFigure(judged.bound, judged.unit)}`;
+}
