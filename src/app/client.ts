@@ -54,6 +54,9 @@ const STRIP_ROWS = 1;
 const NOTICE_MS = 8_000;
 /** Server restarts a client makes on its own within a minute before it shows a stopped state. */
 const AUTO_STARTS_PER_MINUTE = 3;
+/** Pauses between reconnect attempts: 25 ms doubling up to 250 ms. */
+const RECONNECT_FIRST_PAUSE_MS = 25;
+const RECONNECT_MAX_PAUSE_MS = 250;
 /** Picker rows for past sessions carry this before the session id, so they never clash with tab ids. */
 const SESSION_ROW_PREFIX = 'session:';
 /** Spinner frames advance this often while a chip spins: smooth enough, and cheap. */
@@ -249,6 +252,7 @@ class AttachClient {
     this.reconnecting = true;
     this.persistentNotice = 'reconnecting…';
     this.renderUi();
+    let attempt = 0;
     while (!this.finished) {
       const now = Date.now();
       this.autoStarts = this.autoStarts.filter((t) => now - t < 60_000);
@@ -271,7 +275,8 @@ class AttachClient {
         if (this.serverStopped) this.persistentNotice = 'a1 server stopped · [r] restart it  [q] quit';
         this.renderUi();
         void err;
-        await new Promise((r) => setTimeout(r, 250));
+        // Quick at first (a replacement is usually a moment away), then no busier than 4 per second.
+        await new Promise((r) => setTimeout(r, Math.min(RECONNECT_MAX_PAUSE_MS, RECONNECT_FIRST_PAUSE_MS * 2 ** attempt++)));
       }
     }
   }
