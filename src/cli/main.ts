@@ -2,11 +2,12 @@
 // lists every form. Resident processes start through hidden subcommands.
 import fs from 'node:fs';
 import path from 'node:path';
-import yargs, { type Argv } from 'yargs';
+// yargs and the registry (a native addon) load only for the commands that need them: bare `a1`
+// is the moment people feel, and it needs neither (SPEC §8, start-up).
+import type { Argv } from 'yargs';
 import { resolvePaths, ensureProfileDirs, type Paths } from '../paths.js';
 import { loadConfig, type Config } from '../config.js';
 import { ServerClient, ServerError } from '../serverClient.js';
-import { Registry } from '../store/registry.js';
 import { VERSION } from '../version.js';
 import { isSessionLaunch, parseSessionLaunch, sessionTarget } from './sessionArgs.js';
 import { sendStatus, runStatusHook, StatusError, STATUS_STATES } from './status.js';
@@ -117,6 +118,7 @@ async function cmdTabs(argv: Common & { json?: boolean }): Promise<number> {
       server.close();
     }
   } else {
+    const { Registry } = await import('../store/registry.js');
     const reg = Registry.openReadOnly(paths.stateDir);
     const rows = reg ? reg.listTabs() : [];
     reg?.close();
@@ -209,6 +211,7 @@ interface SessionRow {
  * Read from the registry, so it works with or without a server and starts none. */
 async function cmdSessions(argv: Common & { json?: boolean }): Promise<number> {
   const { paths } = setup(argv);
+  const { Registry } = await import('../store/registry.js');
   const reg = Registry.openReadOnly(paths.stateDir);
   const rows = new Map<string, SessionRow>();
   if (reg) {
@@ -291,6 +294,7 @@ async function cmdDoctor(argv: Common & { out?: string }): Promise<number> {
       server.close();
     }
   }
+  const { Registry } = await import('../store/registry.js');
   const reg = Registry.openReadOnly(paths.stateDir);
   let registry = null;
   if (reg) {
@@ -413,6 +417,21 @@ export async function main(args: string[]): Promise<void> {
     }
     return;
   }
+  // Bare `a1`: attach at once, without parsing anything.
+  if (args.length === 0) {
+    try {
+      process.exitCode = await cmdAttach({});
+    } catch (err) {
+      if (err instanceof UserError || err instanceof ServerError) {
+        process.stderr.write(`a1: ${(err as Error).message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      throw err;
+    }
+    return;
+  }
+  const { default: yargs } = await import('yargs');
   const cli = yargs(args)
     .parserConfiguration({ 'populate--': true })
     .scriptName('a1')
