@@ -1,6 +1,7 @@
 // Frame pacing (SPEC §7): a frame leaves at once when the previous one left more than one
 // interval ago (so a keystroke's echo never waits for a timer); frames are coalesced only
-// while output keeps coming.
+// while output keeps coming. After admitted input the next frame leaves at once whatever the
+// interval: it carries the echo a person is waiting for.
 
 /** ~120 fps ceiling while output streams; the outer client caps its own paint rate. */
 export const FRAME_INTERVAL_MS = 8;
@@ -8,13 +9,25 @@ export const FRAME_INTERVAL_MS = 8;
 export class FrameClock {
   private lastAt = -Infinity;
   private timer: NodeJS.Timeout | null = null;
+  private expedited = false;
 
   constructor(
     private readonly emit: () => void,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
+  /** The next request fires at once, even inside the interval or with a frame already timed. */
+  expediteNext(): void {
+    this.expedited = true;
+  }
+
   request(): void {
+    if (this.expedited) {
+      this.expedited = false;
+      this.dispose();
+      this.fire();
+      return;
+    }
     if (this.timer) return;
     const wait = this.lastAt + FRAME_INTERVAL_MS - this.now();
     if (wait <= 0) {

@@ -15,10 +15,13 @@ import { procStartTime, listProcesses } from '../proc.js';
 import { ModeTracker } from '../surface/modes.js';
 import { extractRow, extractCursor } from '../surface/extract.js';
 import { changedRows } from '../surface/diff.js';
+import { watchDirtyRows, writeNow } from '../surface/feed.js';
+import { RowCache } from '../surface/rowCache.js';
 import type { Row, SurfacePatch } from '../surface/types.js';
 import { encodeInput, isBinaryInput } from '../input/encode.js';
 import type { InputEvent } from '../input/events.js';
 import { InputQueue } from './inputQueue.js';
+import { PtyWriter } from './ptyWriter.js';
 import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
 import { recoveryFile, recoveryText, writeRecoveryFile } from './recovery.js';
 import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.js';
@@ -34,10 +37,6 @@ type XTerm = InstanceType<typeof Terminal>;
 /** A client lane holding more than this many unsent bytes is behind: it gets no new frame
  * until it drains, then one frame with everything that changed (single-slot lane). */
 const LANE_HIGH_WATER_BYTES = 256 * 1024;
-/** The PTY is paused while the model has more than this unparsed, and resumed below the low
- * mark (SPEC §7): the child is slowed to the model's pace instead of the backlog growing. */
-const PARSE_BACKLOG_HIGH_BYTES = 1024 * 1024;
-const PARSE_BACKLOG_LOW_BYTES = 256 * 1024;
 /** How often the clock-driven glyphs (unresponsive, stalled) and the heartbeat restart are checked. */
 const STATUS_TICK_MS = 1_000;
 /** How long processes of a closing tab get between SIGHUP and SIGKILL. */
@@ -90,6 +89,8 @@ export class Holder {
   private readonly term: XTerm;
   private readonly modes: ModeTracker;
   private child: pty.IPty | null = null;
+  /** The running child's input, written straight to the PTY master. */
+  private writer: PtyWriter | null = null;
   private childStart: string | null = null;
   private childInc: string | null = null;
   /** The child's session id (node-pty makes the child a session leader): what a close ends. */
@@ -104,11 +105,11 @@ export class Holder {
   private readonly usedTickets = new UsedTickets();
   private readonly queue: InputQueue;
   private readonly frames: FrameClock;
+  private readonly rowCache: RowCache;
   private listener: net.Server | null = null;
   private terminating = false;
-  private backlog = 0;
   private slaveFd: number | null = null;
-  private paused = false;
+  private yielding = false;
   private readonly holderKey: Buffer;
   private readonly ticketKey: Buffer;
   private readonly bridge: BridgeListener;
@@ -152,12 +153,16 @@ export class Holder {
     this.term.loadAddon(new unicode11.Unicode11Addon());
     this.term.unicode.activeVersion = '11';
     this.modes = new ModeTracker(this.term);
+    // Registered before any write, so no change goes unreported.
+    const rowCache = new RowCache((y) => extractRow(this.term, y), true);
+    const watching = watchDirtyRows(this.term, (range) => (range ? rowCache.mark(range.start, range.end) : rowCache.markAll()));
+    this.rowCache = watching ? rowCache : new RowCache((y) => extractRow(this.term, y), false);
     this.term.onTitleChange((t) => {
       this.title = t;
     });
     // The model answers terminal queries (DA, DSR) and carries admitted input (SPEC §7).
-    this.term.onData((data) => this.child?.write(data));
-    this.term.onBinary((data) => this.child?.write(Buffer.from(data, 'binary')));
+    this.term.onData((data) => this.writer?.write(data));
+    this.term.onBinary((data) => this.writer?.write(Buffer.from(data, 'binary')));
     this.frames = new FrameClock(() => this.sendFrames());
   }
 
@@ -227,6 +232,7 @@ export class Holder {
     }
     process.umask(own);
     const child = this.child;
+    this.writer = new PtyWriter((child as unknown as { fd: number }).fd, (err) => this.log.warn('pty-write-failed', { code: errorCode(err) }));
     this.holdSlave(child);
     this.childStart = procStartTime(child.pid);
     this.childSid = child.pid;
@@ -236,20 +242,9 @@ export class Holder {
     this.onStatus({ k: 'process', what: 'running', at: Date.now() });
     this.log.info('child-started', { childPid: child.pid, resumed: argv === this.resumeCommand });
     child.onData((data) => {
-      const bytes = data as unknown as Uint8Array;
-      this.backlog += bytes.length;
-      if (this.backlog > PARSE_BACKLOG_HIGH_BYTES && !this.paused) {
-        this.paused = true;
-        child.pause();
-      }
-      this.term.write(bytes, () => {
-        this.backlog -= bytes.length;
-        if (this.paused && this.backlog < PARSE_BACKLOG_LOW_BYTES) {
-          this.paused = false;
-          child.resume();
-        }
-        this.frames.request();
-      });
+      writeNow(this.term, data as unknown as Uint8Array);
+      this.frames.request();
+      this.yieldAfterChunk(child);
     });
     child.onExit(({ exitCode, signal }) => {
       // node-pty emits exit after the PTY reached EOF; the empty write waits for the model to
@@ -261,10 +256,27 @@ export class Holder {
     this.broadcastState();
   }
 
+  /**
+   * A flood is parsed one chunk per event-loop turn: the PTY is paused after each chunk and
+   * resumed on the next turn, so frames and client input run in between instead of waiting
+   * for a burst of reads to be parsed.
+   */
+  private yieldAfterChunk(child: pty.IPty): void {
+    if (this.yielding) return;
+    this.yielding = true;
+    child.pause();
+    setImmediate(() => {
+      this.yielding = false;
+      if (this.child === child) child.resume();
+    });
+  }
+
   /** The holder owns restarts (SPEC §15), so they work while no server runs: a clean exit
    * stays exited, a crash restarts with backoff, the third crash in the window fails the tab. */
   private onChildExit(exit: ChildExit): void {
     this.child = null;
+    this.writer?.dispose();
+    this.writer = null;
     this.releaseSlave();
     this.exit = exit;
     this.log.info('child-exited', { code: exit.code, signal: exit.signal });
@@ -579,7 +591,7 @@ export class Holder {
         // Default-encoded mouse reports are single bytes above 0x7f, not UTF-8.
         this.admit(client, text);
         text = '';
-        this.child.write(Buffer.from(encodeInput(ev, modes), 'latin1') as unknown as string);
+        this.writer?.write(Buffer.from(encodeInput(ev, modes), 'latin1'));
       } else {
         text += encodeInput(ev, modes);
       }
@@ -596,12 +608,15 @@ export class Holder {
     // Through the model's input path: marks the input as typed, so the echo is parsed at
     // once instead of on the model's next timer tick (SPEC §7).
     this.term.input(this.queue.takeAll(), true);
+    this.frames.expediteNext();
   }
 
   private resize(cols: number, rows: number): void {
     if (cols < 1 || rows < 1 || cols > 1000 || rows > 500) return;
     if (cols === this.term.cols && rows === this.term.rows) return;
     this.term.resize(cols, rows);
+    // Reflow rewrites rows without a parse to report it.
+    this.rowCache.markAll();
     try {
       this.child?.resize(cols, rows);
     } catch (err) {
@@ -615,9 +630,7 @@ export class Holder {
   // ---- frames ----
 
   private currentRows(): Row[] {
-    const rows: Row[] = [];
-    for (let y = 0; y < this.term.rows; y++) rows.push(extractRow(this.term, y));
-    return rows;
+    return this.rowCache.current(this.term.rows);
   }
 
   private sendFrames(): void {

@@ -8,6 +8,7 @@ export function runsEqual(a: Run, b: Run): boolean {
 
 /** Rows are equal when they show the same runs (the row index is not compared). */
 export function rowsEqual(a: Row, b: Row): boolean {
+  if (a === b) return true;
   if (a.runs.length !== b.runs.length) return false;
   for (let i = 0; i < a.runs.length; i++) if (!runsEqual(a.runs[i], b.runs[i])) return false;
   return true;
