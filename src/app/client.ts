@@ -360,12 +360,23 @@ class AttachClient {
   private readonly onStdin = (chunk: Buffer): void => {
     const tokens = this.tokenizer.push(chunk, Date.now());
     this.handleTokens(tokens);
-    if (this.escTimer) clearTimeout(this.escTimer);
-    const wait = this.tokenizer.pendingTimeoutMs;
-    if (wait !== null) {
-      this.escTimer = setTimeout(() => this.handleTokens(this.tokenizer.flush(Date.now())), wait);
-    }
+    this.armEscTimer();
   };
+
+  /** A lone ESC resolves once the tokenizer's timeout has passed. A timer may fire a moment
+   * before Date.now() says the time is up (their clocks differ), and then flush() resolves
+   * nothing yet: the timer is armed again rather than leaving the ESC pending until a key. */
+  private armEscTimer(): void {
+    if (this.escTimer) clearTimeout(this.escTimer);
+    this.escTimer = null;
+    const wait = this.tokenizer.pendingTimeoutMs;
+    if (wait === null) return;
+    this.escTimer = setTimeout(() => {
+      this.escTimer = null;
+      this.handleTokens(this.tokenizer.flush(Date.now()));
+      this.armEscTimer();
+    }, Math.max(1, wait));
+  }
 
   private handleTokens(tokens: ReturnType<InputTokenizer['push']>): void {
     void this.handleEvents(tokens.flatMap((token) => tokenToEvents(token)));

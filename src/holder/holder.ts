@@ -37,6 +37,32 @@ type XTerm = InstanceType<typeof Terminal>;
 /** A client lane holding more than this many unsent bytes is behind: it gets no new frame
  * until it drains, then one frame with everything that changed (single-slot lane). */
 const LANE_HIGH_WATER_BYTES = 256 * 1024;
+/** A tab nobody views may spend this many ms parsing per window of UNVIEWED_WINDOW_MS. */
+const UNVIEWED_PARSE_MS = 2;
+const UNVIEWED_WINDOW_MS = 16;
+
+/** A duty cycle: time spent per window, and how long to wait once the share is used up. */
+class ParseBudget {
+  private windowStart = 0;
+  private spent = 0;
+  constructor(
+    private readonly shareMs: number,
+    private readonly windowMs: number,
+  ) {}
+
+  spend(from: number, to: number): void {
+    if (from - this.windowStart >= this.windowMs) {
+      this.windowStart = from;
+      this.spent = 0;
+    }
+    this.spent += to - from;
+  }
+
+  waitMs(now: number): number {
+    if (this.spent < this.shareMs) return 0;
+    return Math.max(1, Math.ceil(this.windowStart + this.windowMs - now));
+  }
+}
 /** How often the clock-driven glyphs (unresponsive, stalled) and the heartbeat restart are checked. */
 const STATUS_TICK_MS = 1_000;
 /** How long processes of a closing tab get between SIGHUP and SIGKILL. */
@@ -125,6 +151,7 @@ export class Holder {
   private statusTimer: NodeJS.Timeout | null = null;
   /** The child is being killed to be started again (unresponsive, or a restart on request). */
   private forcedRestart = false;
+  private readonly parseBudget = new ParseBudget(UNVIEWED_PARSE_MS, UNVIEWED_WINDOW_MS);
 
   constructor(
     private readonly init: HolderInit,
@@ -242,7 +269,9 @@ export class Holder {
     this.onStatus({ k: 'process', what: 'running', at: Date.now() });
     this.log.info('child-started', { childPid: child.pid, resumed: argv === this.resumeCommand });
     child.onData((data) => {
+      const started = performance.now();
       writeNow(this.term, data as unknown as Uint8Array);
+      this.parseBudget.spend(started, performance.now());
       this.frames.request();
       this.yieldAfterChunk(child);
     });
@@ -265,10 +294,15 @@ export class Holder {
     if (this.yielding) return;
     this.yielding = true;
     child.pause();
-    setImmediate(() => {
+    const resume = () => {
       this.yielding = false;
       if (this.child === child) child.resume();
-    });
+    };
+    // A tab nobody views parses at most a share of each window, so a background flood leaves
+    // the CPU to the tab someone is typing in; its output is still read, only less eagerly.
+    const wait = this.status.viewed ? 0 : this.parseBudget.waitMs(performance.now());
+    if (wait === 0) setImmediate(resume);
+    else setTimeout(resume, wait);
   }
 
   /** The holder owns restarts (SPEC §15), so they work while no server runs: a clean exit
