@@ -393,6 +393,17 @@ function run<T>(handler: Handler<T>): (argv: any) => Promise<void> {
   };
 }
 
+/** Runs a command that bypasses yargs, reporting a user's error in one line like yargs' would. */
+async function runDirect(command: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await command();
+  } catch (err) {
+    if (!(err instanceof UserError || err instanceof ServerError)) throw err;
+    process.stderr.write(`a1: ${err.message}\n`);
+    process.exitCode = 1;
+  }
+}
+
 export async function main(args: string[]): Promise<void> {
   // Resident processes skip yargs entirely: they start often and need none of it.
   if (args[0] === '__holder') {
@@ -404,33 +415,9 @@ export async function main(args: string[]): Promise<void> {
     const i = args.indexOf('--profile');
     return serverMain(i >= 0 ? args[i + 1] : undefined);
   }
-  if (isSessionLaunch(args)) {
-    try {
-      process.exitCode = await cmdSession(args);
-    } catch (err) {
-      if (err instanceof UserError || err instanceof ServerError) {
-        process.stderr.write(`a1: ${(err as Error).message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      throw err;
-    }
-    return;
-  }
+  if (isSessionLaunch(args)) return runDirect(() => cmdSession(args));
   // Bare `a1`: attach at once, without parsing anything.
-  if (args.length === 0) {
-    try {
-      process.exitCode = await cmdAttach({});
-    } catch (err) {
-      if (err instanceof UserError || err instanceof ServerError) {
-        process.stderr.write(`a1: ${(err as Error).message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      throw err;
-    }
-    return;
-  }
+  if (args.length === 0) return runDirect(() => cmdAttach({}));
   const { default: yargs } = await import('yargs');
   const cli = yargs(args)
     .parserConfiguration({ 'populate--': true })
