@@ -85,7 +85,7 @@ async function main() {
     const inputs = {};
     for (const measure of options.measures) {
       inputs[measure.name] = await measure.prepare(ctx);
-      collected[measure.name] = { rounds: { a1: [], tmux: [] }, errors: [] };
+      collected[measure.name] = { rounds: Object.fromEntries(Object.keys(measure.drivers).map((system) => [system, []])), errors: [] };
     }
     for (let round = 1; round <= options.rounds; round++) {
       for (const measure of options.measures) {

@@ -6,26 +6,39 @@ import { targetsChart } from './chart.mjs';
 import { median } from './stats.mjs';
 import { formatBound, formatFigure } from './targets.mjs';
 
+/** The systems of the targets' table; an informational measure has the systems of its drivers. */
 const SYSTEM_NAMES = ['a1', 'tmux'];
+/** The reference every ratio is taken against. */
+const REFERENCE = 'tmux';
 
 /**
- * Folds per-round values into medians. `collected` is `{ [measure]: { rounds: { a1: [values],
- * tmux: [values] }, errors: [] } }`, where each value is one driver's `{ [metric key]: number }`.
+ * Folds per-round values into medians. `collected` is `{ [measure]: { rounds: { [system]:
+ * [values] }, errors: [] } }`, where each value is one driver's `{ [metric key]: number }`. Each
+ * metric gets `{ [system]: { rounds, median } }`, `ratio` (a1/tmux, or null) and `ratios`
+ * (`{ [system]: system/tmux }` for every other system).
  */
 export function summarise(measures, collected) {
   return measures.map((measure) => {
     const { rounds, errors } = collected[measure.name];
+    const systems = measure.informational ? Object.keys(measure.drivers) : SYSTEM_NAMES;
     const metrics = measure.metrics.map(({ key, label, unit }) => {
       const entry = { key, label, unit };
-      for (const system of SYSTEM_NAMES) {
-        const values = rounds[system].map((value) => value[key]);
+      for (const system of systems) {
+        const values = (rounds[system] ?? []).map((value) => value[key]);
         entry[system] = { rounds: values, median: values.length > 0 ? median(values) : null };
       }
-      entry.ratio = entry.a1.median !== null && entry.tmux.median ? entry.a1.median / entry.tmux.median : null;
+      entry.ratios = {};
+      for (const system of systems.filter((name) => name !== REFERENCE)) entry.ratios[system] = ratioTo(entry[system], entry[REFERENCE]);
+      entry.ratio = entry.ratios.a1 ?? null;
       return entry;
     });
-    return { name: measure.name, metrics, errors };
+    const summary = { name: measure.name, systems, metrics, errors };
+    return measure.informational ? { ...summary, informational: true, title: measure.title, note: measure.note ?? null } : summary;
   });
+}
+
+function ratioTo(figure, reference) {
+  return figure?.median != null && reference?.median ? figure.median / reference.median : null;
 }
 
 function formatValue(value, unit) {
@@ -51,6 +64,24 @@ function targetsTable(targets) {
   ];
 }
 
+/** One row per metric: each system's median, then each system's ratio to tmux. */
+function informationalTable(measure) {
+  const others = measure.systems.filter((system) => system !== REFERENCE);
+  const ratio = (value) => (value === null ? 'n/a' : `${value.toFixed(2)}x`);
+  return [
+    `**${measure.title}**`,
+    '',
+    `| measure | ${measure.systems.join(' | ')} | ${others.map((system) => `${system}/${REFERENCE}`).join(' | ')} |`,
+    `|---|${measure.systems.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|`,
+    ...measure.metrics.map(
+      (metric) =>
+        `| ${metric.label} | ${measure.systems.map((system) => formatValue(metric[system].median, metric.unit)).join(' | ')} | ` +
+        `${others.map((system) => ratio(metric.ratios[system])).join(' | ')} |`,
+    ),
+    ...(measure.note ? ['', measure.note] : []),
+  ];
+}
+
 export function toMarkdown(results) {
   const lines = [
     `# a1 vs tmux, ${results.startedAt}`,
@@ -60,16 +91,16 @@ export function toMarkdown(results) {
       `${results.host.cpus} x ${results.host.cpuModel}.`,
     '',
     ...targetsTable(results.targets),
-    '',
-    '| measure | a1 | tmux | ratio (a1/tmux) |',
-    '|---|---:|---:|---:|',
   ];
-  for (const measure of results.measures) {
+  const compared = results.measures.filter((m) => !m.informational);
+  if (compared.length > 0) lines.push('', '| measure | a1 | tmux | ratio (a1/tmux) |', '|---|---:|---:|---:|');
+  for (const measure of compared) {
     for (const metric of measure.metrics) {
       const ratio = metric.ratio === null ? 'n/a' : `${metric.ratio.toFixed(2)}x`;
       lines.push(`| ${metric.label} | ${formatValue(metric.a1.median, metric.unit)} | ${formatValue(metric.tmux.median, metric.unit)} | ${ratio} |`);
     }
   }
+  for (const measure of results.measures.filter((m) => m.informational)) lines.push('', ...informationalTable(measure));
   const errors = results.measures.flatMap((measure) =>
     measure.errors.map((error) => `- ${measure.name}, ${error.system}, round ${error.round}: ${oneLine(error.message)}`),
   );

@@ -2,7 +2,8 @@
 // bare bash in its first tab/pane, and stopped by pid: `start(ctx)` resolves once the shell's
 // prompt is on the client's screen, with `{ client, stop, cli, attach }`: `cli(args)` runs one of
 // the system's own commands (`a1 ...`, `tmux -L <socket> ...`) against this instance, and
-// `attach()` starts another client of it in a fresh 120x40 PTY.
+// `attach()` starts another client of it in a fresh 120x40 PTY. Two bare Node relays (`relay`,
+// `direct`) start the same way with `{ client, stop }`, as the floor a Node client can reach.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -120,7 +121,48 @@ export const tmux = {
   },
 };
 
-export const SYSTEMS = [a1, tmux];
+/** The bare Node relays: references for the echo floor, not multiplexers. */
+const RELAY_DIR = path.join(REPO_ROOT, 'bench', 'lib', 'relay');
+
+/**
+ * Starts `node RELAY_DIR/<script> ...args SHELL_ARGV` in the bench's PTY, where `relayArgs(instance)`
+ * gives `{ args, files }`. Every process it starts carries the instance marker and is ended by it;
+ * `files` are removed after.
+ */
+function startRelay(ctx, script, relayArgs) {
+  const instance = `${ctx.runId}-${++instanceSeq}`;
+  const { args, files } = relayArgs(instance);
+  const argv = [process.execPath, path.join(RELAY_DIR, script), ...args, ...SHELL_ARGV];
+  const client = new BenchClient({ argv, env: benchEnv(instance, {}), cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
+  const stop = async () => {
+    client.dispose();
+    await killAllWithEnv(INSTANCE_MARKER, instance);
+    for (const file of files) fs.rmSync(file, { force: true });
+  };
+  return started({ client, stop });
+}
+
+/** a1's process topology with none of a1's work: a client and a holder relaying bytes over a Unix socket. */
+export const relay = {
+  name: 'relay',
+  start: (ctx) =>
+    startRelay(ctx, 'client.mjs', (instance) => {
+      const socket = path.join(ctx.runDir, `relay-${instance}.sock`);
+      return { args: [socket], files: [socket] };
+    }),
+};
+
+/** One process relaying its terminal straight to the shell's PTY. */
+export const direct = {
+  name: 'direct',
+  start: (ctx) => startRelay(ctx, 'direct.mjs', () => ({ args: [], files: [] })),
+};
+
+/**
+ * Every system, in the order a round runs them; a measure runs those it has drivers for. The
+ * targets compare a1 with tmux; relay and direct are references for the echo floor only.
+ */
+export const SYSTEMS = [a1, tmux, relay, direct];
 
 /** Runs `fn(client, instance)` on a freshly started system and always stops it. */
 export async function withSystem(system, ctx, fn) {

@@ -79,7 +79,8 @@ export function latencySummary(samples) {
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99) };
 }
 
-async function measureEcho(client, keys) {
+/** Starts the echo target and types `keys` keys into it: `{ p50, p95, p99 }` in ms. */
+export async function measureEcho(client, keys) {
   const inputRow = await startEchoTarget(client);
   return latencySummary(await echoLatencies(client, inputRow, keys));
 }

@@ -2,14 +2,17 @@
 // `{ name, metrics: [{ key, label, unit }], prepare(ctx) -> input, drivers: { a1, tmux? } }`,
 // where each driver is `(ctx, input) -> { [metric key]: number }` and owns every process it starts;
 // a measure with no tmux driver is a1 only and is judged against a fixed bound (lib/targets.mjs).
+// An `informational` measure (with a `title` and an optional `note`) may drive other systems (lib/systems.mjs) and is
+// reported in its own table against tmux, outside the targets.
 // Lower is better for every metric, so the ratio a1/tmux reads the same way for all.
 
 import { attach } from './attach.mjs';
 import { echo } from './echo.mjs';
+import { echoFloor } from './echoFloor.mjs';
 import { flood } from './flood.mjs';
 import { memory } from './memory.mjs';
 import { recovery } from './recovery.mjs';
 import { restart } from './restart.mjs';
 import { throughput } from './throughput.mjs';
 
-export const MEASURES = [throughput, echo, flood, attach, memory, restart, recovery];
+export const MEASURES = [throughput, echo, echoFloor, flood, attach, memory, restart, recovery];
