@@ -5,10 +5,21 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const stringWidthShim = path.join(root, 'scripts', 'shims', 'stringWidth.ts');
+
+/** a1's own imports of string-width load it on first use (see the shim); packages keep theirs. */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}`) || args.importer === stringWidthShim ? undefined : { path: stringWidthShim },
+    );
+  },
+};
 
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/cli/entry.ts' },
+  entryPoints: { main: 'src/cli/entry.ts', holder: 'src/holder/entry.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -24,5 +35,10 @@ await build({
   banner: {
     js: "import { createRequire as __a1CreateRequire } from 'node:module'; const require = __a1CreateRequire(import.meta.url);",
   },
+  // Smaller sources parse faster (start-up) and sit in every resident process's heap; names
+  // stay, so stacks still read.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [lazyStringWidth],
   logLevel: 'warning',
 });

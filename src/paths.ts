@@ -171,6 +171,12 @@ export function resolvePaths(opts: ResolvePathsOptions): Paths {
   };
 }
 
+/** The crash-record directory beside a logs directory: both are fixed children of the profile's
+ * state directory (above), so a process told only where to log (a holder) finds it too. */
+export function crashDirBesideLogs(logsDir: string): string {
+  return path.join(path.dirname(logsDir), 'crash');
+}
+
 /** The inverse of holderSock/bridgeSock, for finding holders by the sockets they left (SPEC §15). */
 export function parseSocketName(
   name: string,

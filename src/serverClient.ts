@@ -48,26 +48,46 @@ export class ServerClient {
     });
   }
 
-  /** Connects to the running server; with `start`, starts one when none answers. */
-  static async connect(paths: Paths, opts: { start: boolean; profile: string; env?: NodeJS.ProcessEnv }): Promise<ServerClient> {
-    const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
+  /** Connects to the running server; with `start`, starts one when none answers, and replaces
+   * one that does not answer once its recorded owner is verified and killed (`onReplaced` is
+   * told its pid; by default one sentence goes to stderr). */
+  static async connect(
+    paths: Paths,
+    opts: { start: boolean; profile: string; env?: NodeJS.ProcessEnv; onReplaced?: (pid: number) => void },
+  ): Promise<ServerClient> {
+    let deadline = Date.now() + SERVER_START_TIMEOUT_MS;
     let tried = false;
     let started = false;
+    let replaced = false;
+    let blocked: ServerError | null = null;
     for (;;) {
       try {
         const conn = await tryConnect(paths);
         return new ServerClient(conn, started);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'unresponsive' && opts.start && !replaced) {
+          replaced = true;
+          const pid = await endUnresponsiveServer(paths);
+          (opts.onReplaced ?? reportReplaced)(pid);
+          deadline = Date.now() + SERVER_START_TIMEOUT_MS;
+          continue;
+        }
         const absent = code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'no-token';
         if (!absent) throw err instanceof ServerError ? err : new ServerError('unresponsive', 'The a1 server is not responding.');
         if (!opts.start) throw new ServerError('no-server', `No a1 server is running for profile "${paths.profile}".`);
         if (!tried) {
           tried = true;
-          const result = await startServer(paths, opts.profile, opts.env ?? process.env);
-          started = result.started;
+          try {
+            const result = await startServer(paths, opts.profile, opts.env ?? process.env);
+            started = result.started;
+          } catch (startErr) {
+            // Another start may still win within the deadline; only then is the block reported.
+            if (!(startErr instanceof ServerError) || startErr.code !== 'recovery-blocked') throw startErr;
+            blocked = startErr;
+          }
         } else if (Date.now() > deadline) {
-          throw new ServerError('start-timeout', 'The a1 server did not start in time.');
+          throw blocked ?? new ServerError('start-timeout', 'The a1 server did not start in time.');
         } else {
           await new Promise((r) => setTimeout(r, 30));
         }
@@ -86,6 +106,23 @@ export class ServerClient {
   close(): void {
     this.conn.close();
   }
+}
+
+/** SPEC §15: a server that accepts but never completes the handshake is stopped only when the
+ * registry's lease row identifies it (pid and start time); anything else is recovery blocked. */
+async function endUnresponsiveServer(paths: Paths): Promise<number> {
+  // Loaded only here: bare `a1` attaches without the registry's native addon.
+  const { endUnresponsiveOwner } = await import('./server/ownerCheck.js');
+  try {
+    return await endUnresponsiveOwner(paths.stateDir);
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    throw new ServerError(e.code ?? 'recovery-blocked', e.message);
+  }
+}
+
+function reportReplaced(pid: number): void {
+  process.stderr.write(`a1: the a1 server (pid ${pid}) was not responding; it was stopped and is being replaced.\n`);
 }
 
 async function tryConnect(paths: Paths): Promise<Connection> {

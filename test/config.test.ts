@@ -120,6 +120,18 @@ describe('loadConfig', () => {
     expect(CONFIG_KEYS.idleSuspendMinutes.min).toBe(0);
   });
 
+  it('gives every limit a default under its hard cap, and names the limit a value breaks', () => {
+    const limits = ['tabsMax', 'tabsMaxConcurrentStarts', 'scrollbackLines', 'inputQueueBytes', 'clientQueueBytes'] as const;
+    for (const key of limits) {
+      const spec: KeySpec<number> = CONFIG_KEYS[key];
+      const [min, max] = [spec.min!, spec.max!];
+      const def = spec.default(env);
+      expect(def, key).toBeGreaterThanOrEqual(min);
+      expect(def, key).toBeLessThan(max);
+      expect(errorFor({ [key]: max + 1 })).toBe(`${file}: "${key}" must be an integer from ${min} to ${max}.`);
+    }
+  });
+
   it('names a mistyped boolean', () => {
     expect(errorFor({ allowClipboardWrite: 'yes' })).toBe(`${file}: "allowClipboardWrite" must be true or false.`);
   });

@@ -13,17 +13,8 @@ export const SETTLE_ALLOWANCE_MS = 20_000;
 /** Faster than this, five tabs would be a flood benchmark, not a line count. */
 export const MIN_INTERVAL_MS = 5;
 
-/** mulberry32: a small, fast PRNG with a 32-bit seed; returns floats in [0, 1). */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The bench's seeded generator (mulberry32), so a run's kill moments can be repeated. */
+export { seededRandom } from '../../bench/lib/stats.mjs';
 
 /**
  * `kills` moments in [0, seconds), as ms from the start of the kill phase, ascending: uniform

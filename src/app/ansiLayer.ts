@@ -5,6 +5,7 @@
 import stringWidth from 'string-width';
 import { Attr, DEFAULT_COLOR, RGB_FLAG, type Color } from '../surface/types.js';
 import { CellGrid } from './cells.js';
+import { graphemeSegmenter } from '../graphemes.js';
 
 const ESC = '\x1b';
 const TAB_STOP = 8;
@@ -16,7 +17,6 @@ interface Pen {
   link: string | undefined;
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const CONTROL = /\p{Cc}/u;
 
@@ -62,7 +62,7 @@ function paintText(grid: CellGrid, x: number, y: number, text: string, pen: Pen)
     for (let k = 0; k < text.length && x < grid.cols; k++, x++) grid.put(x, y, text[k], pen.fg, pen.bg, pen.fl, 1, pen.link);
     return x;
   }
-  for (const { segment } of graphemes.segment(text)) {
+  for (const { segment } of graphemeSegmenter().segment(text)) {
     if (x >= grid.cols) break;
     if (CONTROL.test(segment)) continue;
     const w = stringWidth(segment);

@@ -39,6 +39,8 @@ import type { SurfacePatch } from '../surface/types.js';
 /** Paints are coalesced within one event-loop turn, and at most one per this interval: the
  * holder already paces frames, so a short gap keeps a keystroke's echo off any timer. */
 const PAINT_INTERVAL_MS = 4;
+/** The strip appears even for a tab whose surface never arrives. */
+const INK_LOAD_FALLBACK_MS = 300;
 /** Keys typed while a tab's holder is (re)connecting are kept up to this size (SPEC §7: keys
  * typed while a tab starts are queued in order up to a bound). */
 const PENDING_INPUT_BYTES = 64 * 1024;
@@ -129,6 +131,7 @@ class AttachClient {
   private view: HolderView | null = null;
   private viewState: HolderState | null = null;
   private ink: InkLayer | null = null;
+  private inkRequested = false;
   private notices: { text: string; until: number }[] = [];
   private persistentNotice: string | null = null;
   private readonly tokenizer = new InputTokenizer();
@@ -178,7 +181,8 @@ class AttachClient {
       this.stdin.on('data', this.onStdin);
       this.stdout.on('resize', this.onResize);
       await this.viewTab(tabId);
-      void this.loadInk();
+      // Normally the first surface paint loads Ink; this covers a tab that sends no surface.
+      setTimeout(() => this.requestInk(), INK_LOAD_FALLBACK_MS).unref();
     } catch (err) {
       this.finish(1, `a1: ${(err as Error).message}`);
     }
@@ -258,7 +262,12 @@ class AttachClient {
       this.autoStarts = this.autoStarts.filter((t) => now - t < 60_000);
       const mayStart = this.autoStarts.length < AUTO_STARTS_PER_MINUTE;
       try {
-        const server = await ServerClient.connect(this.opts.paths, { start: mayStart, profile: this.opts.profile, env: this.opts.env });
+        const server = await ServerClient.connect(this.opts.paths, {
+          start: mayStart,
+          profile: this.opts.profile,
+          env: this.opts.env,
+          onReplaced: (pid) => this.addNotice(`The a1 server (pid ${pid}) was not responding; it was stopped and replaced.`),
+        });
         if (server.started) this.autoStarts.push(now);
         this.server = server;
         await this.subscribe();
@@ -297,12 +306,13 @@ class AttachClient {
   // ---- data plane ----
 
   private async viewTab(tabId: string): Promise<void> {
-    const grant = await this.server.request<{ ticket: Ticket; proofKey: string; socketPath: string }>('view', { tabId });
-    // Keys typed from here on wait for the new view instead of going to the closing one.
+    // Keys typed from here on wait for the new view instead of going to the old one, where
+    // this client may not even be the controller (they would be refused there).
     const old = this.view;
     this.view = null;
     old?.close();
     this.viewed = tabId;
+    const grant = await this.server.request<{ ticket: Ticket; proofKey: string; socketPath: string }>('view', { tabId });
     const view = await HolderView.open(
       { socketPath: grant.socketPath, ticket: grant.ticket, proofKey: grant.proofKey, tabId, clientId: this.clientId, cols: this.cols, rows: this.surfaceRows() },
       {
@@ -310,7 +320,9 @@ class AttachClient {
           if (this.view !== view) return;
           this.lastSurface = patch;
           this.compositor.setSurface(patch, STRIP_ROWS);
-          this.schedulePaint();
+          // The holder already paces frames: one that arrives outside the paint interval is
+          // painted now, not a loop turn later (it is usually a keystroke's echo).
+          this.schedulePaint(true);
         },
         state: (state) => {
           if (this.view !== view) return;
@@ -336,7 +348,15 @@ class AttachClient {
         },
       },
     );
+    // Another tab was chosen while this one connected: that view wins.
+    if (this.viewed !== tabId || this.finished) {
+      view.close();
+      return;
+    }
+    // A second viewTab of this same tab (a rebind racing a view) may have finished first.
+    const previous = this.view as HolderView | null;
     this.view = view;
+    previous?.close();
     if (view.isController) this.flushPendingInput();
     this.renderUi();
   }
@@ -839,9 +859,16 @@ class AttachClient {
 
   // ---- painting ----
 
+  /** Ink and React are most of the start-up cost, and evaluating them blocks the event loop for
+   * tens of milliseconds: they load after the first surface paint, so the tab shows first. */
+  private requestInk(): void {
+    if (this.inkRequested || this.finished) return;
+    this.inkRequested = true;
+    setImmediate(() => void this.loadInk());
+  }
+
   private async loadInk(): Promise<void> {
-    // Loaded after the first surface paint: Ink and React are most of the start-up cost.
-    const { InkLayer } = await import('./inkLayer.js');
+    const { InkLayer } = await importWithoutFetch(() => import('./inkLayer.js'));
     if (this.finished) return;
     this.ink = new InkLayer(this.uiProps(), this.rows, (frame) => this.onInkFrame(frame));
   }
@@ -930,10 +957,11 @@ class AttachClient {
     this.schedulePaint();
   }
 
-  private schedulePaint(): void {
+  private schedulePaint(now = false): void {
     if (this.paintPending || this.finished) return;
-    this.paintPending = true;
     const wait = this.lastPaint + PAINT_INTERVAL_MS - performance.now();
+    if (now && wait <= 0) return this.paint();
+    this.paintPending = true;
     if (wait <= 0) setImmediate(this.paint);
     else this.paintTimer = setTimeout(this.paint, wait);
   }
@@ -945,6 +973,7 @@ class AttachClient {
     this.lastPaint = performance.now();
     const out = this.compositor.render();
     if (out) this.stdout.write(out);
+    if (this.lastSurface) this.requestInk();
   };
 
   private addNotice(text: string): void {
@@ -985,6 +1014,22 @@ class AttachClient {
     this.ink?.dispose();
     this.stdin.pause();
     this.done?.(code);
+  }
+}
+
+/**
+ * yoga-layout (Ink's layout engine) probes `typeof fetch` while it loads, and in Node 20 the
+ * first touch of that global loads undici: about 40 ms of CPU and its memory, for nothing,
+ * since the wasm is embedded. Hidden while Ink loads, the loader decodes the embedded copy.
+ */
+async function importWithoutFetch<T>(load: () => Promise<T>): Promise<T> {
+  const fetchProperty = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  if (!fetchProperty?.configurable) return load();
+  Object.defineProperty(globalThis, 'fetch', { value: undefined, configurable: true, writable: true });
+  try {
+    return await load();
+  } finally {
+    Object.defineProperty(globalThis, 'fetch', fetchProperty);
   }
 }
 

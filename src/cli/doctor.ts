@@ -1,26 +1,28 @@
 // `a1 tabs doctor [--out FILE]` (SPEC §13): a bounded diagnostic bundle — host status, recent
-// structured log records and counters — built from allowlisted fields only. Terminal content,
-// prompts, recovery files and credentials never enter it: log records are rebuilt field by field
-// from the allowlist, so anything else a record might carry is dropped, not filtered.
+// structured log records, counters and crash-record metadata — built from allowlisted fields
+// only. Terminal content, prompts, recovery files and credentials never enter it: log records are
+// rebuilt field by field through the log allowlist (src/log.ts), so anything else a record might
+// carry is dropped, not filtered, and crash records contribute their metadata, not their events.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { allowedValue, ENVELOPE_FIELDS, LOG_FIELDS, REDACTED } from '../log.js';
+import { countersOf, type Counters } from '../diag/counters.js';
+import type { CrashSummary } from '../diag/crashRecord.js';
 
-/** Every field a bundle's log record may carry; all are event names, ids, numbers or codes. */
-const RECORD_FIELDS = [
-  'at', 'pid', 'level', 'role', 'event', 'code', 'tab', 'holderPid', 'childPid', 'epoch', 'maxEpoch', 'attempt',
-  'graceMs', 'silentMs', 'reason', 'signal', 'tabs', 'resumed', 'op',
-] as const;
-/** A string field longer than this is not an id or a code: it is dropped. */
-const MAX_FIELD_CHARS = 80;
+/** Every field a bundle's log record may carry: the log's own allowlist, one source of truth. */
+const RECORD_FIELDS = [...ENVELOPE_FIELDS, ...LOG_FIELDS] as const;
 /** The newest records kept per role. */
 const RECORDS_PER_ROLE = 200;
+/** The newest crash records listed. */
+export const CRASH_RECORDS_LISTED = 20;
 /** The whole bundle stays under this size. */
 export const MAX_BUNDLE_BYTES = 512 * 1024;
 
 export type DoctorRecord = Partial<Record<(typeof RECORD_FIELDS)[number], string | number | boolean | null>>;
 
-/** One log line as the bundle may show it, or null when it is not one of a1's records. */
+/** One log line as the bundle may show it, or null when it is not one of a1's records. Values
+ * the allowlist refuses are dropped (a bundle has no use for a placeholder). */
 export function allowlistedRecord(line: string): DoctorRecord | null {
   let parsed: unknown;
   try {
@@ -31,9 +33,10 @@ export function allowlistedRecord(line: string): DoctorRecord | null {
   if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { event?: unknown }).event !== 'string') return null;
   const out: DoctorRecord = {};
   for (const key of RECORD_FIELDS) {
-    const v = (parsed as Record<string, unknown>)[key];
-    if (typeof v === 'number' || typeof v === 'boolean' || v === null) out[key] = v;
-    else if (typeof v === 'string' && v.length <= MAX_FIELD_CHARS && /^[\w.:\-+/ ]*$/.test(v)) out[key] = v;
+    const raw = (parsed as Record<string, unknown>)[key];
+    if (raw === undefined) continue;
+    const v = allowedValue(raw);
+    if (v !== REDACTED || raw === REDACTED) out[key] = v;
   }
   return out;
 }
@@ -93,12 +96,18 @@ export interface DoctorBundle {
   profile: string;
   host: unknown;
   registry: { tabs: number; byStatus: Record<string, number>; resumeRecords: number; history: number } | null;
-  counters: Record<string, number>;
+  /** Counters over the records below (every role); the host's own since its start are in `host`. */
+  counters: Counters;
+  /** Records per event name. */
+  events: Record<string, number>;
+  /** The newest crash records' metadata, newest first. */
+  crashes: CrashSummary[];
   records: DoctorRecord[];
 }
 
 /** Assembles the bundle, dropping the oldest records until it fits MAX_BUNDLE_BYTES. */
-export function buildBundle(parts: Omit<DoctorBundle, 'createdAt' | 'platform' | 'counters'>): DoctorBundle {
+export function buildBundle(parts: Omit<DoctorBundle, 'createdAt' | 'platform' | 'counters' | 'events' | 'crashes'> & { crashes?: CrashSummary[] }): DoctorBundle {
+  const events = countEvents(parts.records);
   const bundle: DoctorBundle = {
     createdAt: new Date().toISOString(),
     version: parts.version,
@@ -106,11 +115,27 @@ export function buildBundle(parts: Omit<DoctorBundle, 'createdAt' | 'platform' |
     profile: parts.profile,
     host: parts.host,
     registry: parts.registry,
-    counters: countEvents(parts.records),
+    counters: countersOf(events),
+    events,
+    crashes: (parts.crashes ?? []).slice(0, CRASH_RECORDS_LISTED),
     records: [...parts.records],
   };
   while (bundle.records.length > 0 && Buffer.byteLength(JSON.stringify(bundle)) > MAX_BUNDLE_BYTES) {
     bundle.records.splice(0, Math.max(1, Math.floor(bundle.records.length / 10)));
   }
   return bundle;
+}
+
+/** Holders' counters, from their retained log records (a holder's own live counts stay in the
+ * holder; its log is where they are shared). */
+export function holderCounters(logsDir: string): Counters {
+  return countersOf(countEvents(readRecords(logsDir).filter((r) => typeof r.role === 'string' && r.role.startsWith('holder-'))));
+}
+
+/** One line about the newest crash records, for host status. */
+export function describeCrashes(crashes: readonly CrashSummary[], crashDir: string): string {
+  if (crashes.length === 0) return 'none';
+  const newest = crashes[0];
+  const when = newest.at.slice(0, 19).replace('T', ' ');
+  return `${crashes.length}${crashes.length >= CRASH_RECORDS_LISTED ? '+' : ''} in ${crashDir}; newest ${when} ${newest.role} ${newest.reason}`;
 }

@@ -11,6 +11,7 @@ import { ServerClient, ServerError } from '../serverClient.js';
 import { VERSION } from '../version.js';
 import { isSessionLaunch, parseSessionLaunch, sessionTarget } from './sessionArgs.js';
 import { sendStatus, runStatusHook, StatusError, STATUS_STATES } from './status.js';
+import type { Counters } from '../diag/counters.js';
 
 interface Common {
   profile?: string;
@@ -284,6 +285,7 @@ async function cmdHooks(argv: { action: 'install' | 'uninstall'; agent: string }
 
 async function cmdDoctor(argv: Common & { out?: string }): Promise<number> {
   const { buildBundle, readRecords } = await import('./doctor.js');
+  const { listCrashRecords } = await import('../diag/crashRecord.js');
   const { paths, profile } = setup(argv);
   const server = await existingServer(paths, profile);
   let host: unknown = null;
@@ -307,7 +309,7 @@ async function cmdDoctor(argv: Common & { out?: string }): Promise<number> {
       reg.close();
     }
   }
-  const bundle = buildBundle({ version: VERSION, profile, host, registry, records: readRecords(paths.logsDir) });
+  const bundle = buildBundle({ version: VERSION, profile, host, registry, records: readRecords(paths.logsDir), crashes: listCrashRecords(paths.crashDir) });
   const text = JSON.stringify(bundle, null, 2) + '\n';
   if (argv.out) {
     const file = path.resolve(argv.out);
@@ -321,16 +323,24 @@ async function cmdDoctor(argv: Common & { out?: string }): Promise<number> {
 
 async function cmdHostStatus(argv: Common & { json?: boolean }): Promise<number> {
   const { paths, profile } = setup(argv);
+  const { holderCounters, describeCrashes, CRASH_RECORDS_LISTED } = await import('./doctor.js');
+  const { listCrashRecords } = await import('../diag/crashRecord.js');
+  const { addCounters, formatCounters } = await import('../diag/counters.js');
+  // Read without a server too: after a crash they are what there is to see.
+  const crashes = listCrashRecords(paths.crashDir, CRASH_RECORDS_LISTED);
+  const holders = holderCounters(paths.logsDir);
   const server = await existingServer(paths, profile);
   if (!server) {
-    if (argv.json) process.stdout.write(JSON.stringify({ server: null, profile }) + '\n');
-    else process.stdout.write(`No a1 server is running for profile "${profile}".\n`);
+    if (argv.json) process.stdout.write(JSON.stringify({ server: null, profile, counters: holders, crashes }) + '\n');
+    else process.stdout.write(`No a1 server is running for profile "${profile}".\ncrashes  ${describeCrashes(crashes, paths.crashDir)}\n`);
     return 0;
   }
   try {
     const s = await server.request<Record<string, unknown>>('hostStatus');
+    // The server's counters since it started, plus what holders logged.
+    const counters = s.counters ? addCounters(s.counters as Counters, holders) : holders;
     if (argv.json) {
-      process.stdout.write(JSON.stringify({ server: s, profile }) + '\n');
+      process.stdout.write(JSON.stringify({ server: s, profile, counters, crashes }) + '\n');
     } else {
       const uptime = Math.round(Number(s.uptimeMs) / 1000);
       process.stdout.write(
@@ -339,6 +349,8 @@ async function cmdHostStatus(argv: Common & { json?: boolean }): Promise<number>
           `profile  ${profile} · ${s.tabCount} ${s.tabCount === 1 ? 'tab' : 'tabs'} · ${s.clients} attached`,
           `socket   ${s.socket}`,
           `logs     ${s.logs}`,
+          `counters ${formatCounters(counters)}`,
+          `crashes  ${describeCrashes(crashes, paths.crashDir)}`,
         ].join('\n') + '\n',
       );
     }
@@ -380,7 +392,7 @@ const EVERY_FORM = [
   '  a1 hooks install|uninstall <claude|codex>  wire an agent\'s own hooks to a1 status',
   '  a1 status <state> [--session-id ID] [--agent KIND] [--name NAME]',
   '                                              report an agent\'s status from inside a tab',
-  '  a1 tabs host status [--json]                server pid, version, epoch, uptime, tabs, paths',
+  '  a1 tabs host status [--json]                server pid, version, epoch, uptime, tabs, paths, counters, crashes',
   '  a1 tabs host stop                           stop every tab, then the server',
 ].join('\n');
 
@@ -471,7 +483,7 @@ export async function main(args: string[]): Promise<void> {
         .command('sleep <id>', 'Checkpoint an agent tab and stop it; viewing it resumes the session', (yy: Argv) => yy.positional('id', { type: 'string', describe: 'Tab id' }), run(cmdTabsSleep))
         .command('host', 'The profile server', (yy: Argv) =>
           yy
-            .command('status', 'Server pid, version, epoch, uptime, tab count, socket and log paths', (z: Argv) => z.option('json', { type: 'boolean', describe: 'Print stable JSON' }), run(cmdHostStatus))
+            .command('status', 'Server pid, version, epoch, uptime, tab count, socket and log paths, counters and recent crash records', (z: Argv) => z.option('json', { type: 'boolean', describe: 'Print stable JSON' }), run(cmdHostStatus))
             .command('stop', 'Stop every tab, then the server', {}, run(cmdHostStop))
             .demandCommand(1, 'Name a host command: status or stop.')
             .strict(),

@@ -11,11 +11,13 @@ export class InputQueue {
     return this.bytes;
   }
 
-  /** Admits `data` whole, or returns false and queues nothing. */
-  offer(data: string): boolean {
+  /** Admits `data` whole, or returns false and queues nothing. `backlogBytes` is input admitted
+   * earlier that a child not reading has not taken yet (still waiting for the PTY): it counts
+   * against the limit, or a stalled child would let every paste through and buffer without end. */
+  offer(data: string, backlogBytes = 0): boolean {
     const n = Buffer.byteLength(data);
     if (n === 0) return true;
-    if (this.bytes + n > this.limitBytes) return false;
+    if (this.bytes + backlogBytes + n > this.limitBytes) return false;
     this.chunks.push(data);
     this.bytes += n;
     return true;

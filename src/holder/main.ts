@@ -3,6 +3,10 @@
 import net from 'node:net';
 import { Holder, type HolderInit } from './holder.js';
 import { createLogger, errorCode } from '../log.js';
+import { crashDirBesideLogs } from '../paths.js';
+import { installCrashHandlers, recordUnrequestedExits } from '../diag/crashHandlers.js';
+import { startWatchdog, watchdogLimitsFromEnv } from '../diag/watchdog.js';
+import { installTestFaults } from '../diag/testFaults.js';
 
 /** The init message is small; anything larger is not from our server. */
 const MAX_INIT_BYTES = 1024 * 1024;
@@ -12,10 +16,12 @@ export async function holderMain(): Promise<void> {
   const pipe = new net.Socket({ fd: 3, readable: true, writable: true });
   const init = await readInit(pipe);
   const log = createLogger(init.logDir, `holder-${init.tabId}`);
-  process.on('uncaughtException', (err) => {
-    log.error('uncaught', { code: errorCode(err) });
-    process.exit(70);
-  });
+  const diag = { role: log.role, incarnation: init.holderInc, crashDir: crashDirBesideLogs(init.logDir), log };
+  installCrashHandlers(diag);
+  recordUnrequestedExits(diag);
+  installTestFaults(process.env, log.role);
+  // In-thread stall measurement only: see src/diag/watchdog.ts for why holders run no worker.
+  startWatchdog({ ctx: diag, blockedLoop: false, ...watchdogLimitsFromEnv(process.env) });
   process.on('SIGHUP', () => {
     // Detached from any terminal; a stray SIGHUP must not end the tab.
   });

@@ -8,6 +8,7 @@ const RETRY_MS = 1;
 
 export class PtyWriter {
   private queue: Buffer[] = [];
+  private queuedBytes = 0;
   private retry: NodeJS.Timeout | null = null;
   private disposed = false;
 
@@ -16,11 +17,17 @@ export class PtyWriter {
     private readonly onError: (err: unknown) => void,
   ) {}
 
+  /** Bytes accepted but not yet taken by the PTY: the child is not reading them. */
+  get pendingBytes(): number {
+    return this.queuedBytes;
+  }
+
   write(data: string | Uint8Array): void {
     if (this.disposed) return;
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     if (buf.length === 0) return;
     this.queue.push(buf);
+    this.queuedBytes += buf.length;
     if (this.queue.length === 1 && !this.retry) this.flush();
   }
 
@@ -30,6 +37,7 @@ export class PtyWriter {
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
     this.queue = [];
+    this.queuedBytes = 0;
   }
 
   private flush(): void {
@@ -45,9 +53,11 @@ export class PtyWriter {
           return;
         }
         this.queue = [];
+        this.queuedBytes = 0;
         this.onError(err);
         return;
       }
+      this.queuedBytes -= written;
       if (written < head.length) this.queue[0] = head.subarray(written);
       else this.queue.shift();
     }

@@ -3,6 +3,7 @@
 // terminal content, so nothing else (logs, doctor bundles) ever reads them.
 import fs from 'node:fs';
 import path from 'node:path';
+import { pruneOlderThan } from '../pruneFiles.js';
 
 /** Lines of history kept with the last screen. */
 export const RECOVERY_SCROLLBACK_LINES = 2_000;
@@ -35,23 +36,5 @@ export function writeRecoveryFile(file: string, text: string): void {
 
 /** Removes recovery files older than the maximum age; returns how many. */
 export function pruneRecoveryFiles(dir: string, now: number, maxAgeMs = RECOVERY_MAX_AGE_MS): number {
-  let removed = 0;
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    const file = path.join(dir, name);
-    try {
-      if (now - fs.statSync(file).mtimeMs > maxAgeMs) {
-        fs.unlinkSync(file);
-        removed++;
-      }
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return removed;
+  return pruneOlderThan(dir, now, maxAgeMs);
 }

@@ -7,9 +7,16 @@ import { resolvePaths, ensureProfileDirs } from '../paths.js';
 import { loadConfig } from '../config.js';
 import { loadOrCreateSecret, loadOrCreateClientToken } from '../security.js';
 import { procStartTime, bootId } from '../proc.js';
-import { Registry, WriterLease } from '../store/registry.js';
+import { Registry } from '../store/registry.js';
 import { Server } from './server.js';
-import { createLogger, errorCode } from '../log.js';
+import { leaseAtStart } from './ownerCheck.js';
+import { crashPoint, CRASH_AT_ENV } from '../crashPoints.js';
+import { createLogger, errorCode, pruneLogs } from '../log.js';
+import { installCrashHandlers, recordUnrequestedExits, type DiagContext } from '../diag/crashHandlers.js';
+import { startWatchdog, watchdogLimitsFromEnv } from '../diag/watchdog.js';
+import { installTestFaults } from '../diag/testFaults.js';
+import { countersOf } from '../diag/counters.js';
+import { pruneCrashRecords } from '../diag/crashRecord.js';
 
 export async function serverMain(profile: string | undefined): Promise<void> {
   process.umask(0o077);
@@ -36,12 +43,18 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     report({ error: config.error });
     process.exit(1);
   }
-  const lease = WriterLease.tryAcquire(paths.stateDir);
-  if (!lease) {
-    // Another server holds the lease; the client connects to it.
+  const taken = await leaseAtStart(paths.stateDir);
+  if (taken.kind === 'lost') {
+    // A verified live server holds the lease; the client connects to it.
     report({ lost: true });
     process.exit(0);
   }
+  if (taken.kind === 'blocked') {
+    log.error('recovery-blocked', { code: taken.error.code });
+    report({ error: { code: taken.error.code, message: taken.error.message } });
+    process.exit(1);
+  }
+  const { lease } = taken;
   let opened;
   try {
     opened = Registry.open({ stateDir: paths.stateDir });
@@ -73,10 +86,11 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     entry: fs.realpathSync(process.argv[1]),
     log,
     notices,
-    holderEnv: { ...process.env },
+    holderEnv: withoutCrashPoint(process.env),
     rebooted,
     testBindDelayMs: Number(process.env.A1_TEST_BIND_DELAY_MS) || undefined,
     testUnresponsiveMs: Number(process.env.A1_TEST_UNRESPONSIVE_MS) || undefined,
+    diag: () => ({ counters: countersOf(log.counts()) }),
     onExit: (code) => {
       log.info('exit', { code });
       registry.close();
@@ -84,10 +98,14 @@ export async function serverMain(profile: string | undefined): Promise<void> {
       process.exit(code);
     },
   });
-  process.on('uncaughtException', (err) => {
-    log.error('uncaught', { code: errorCode(err) });
-    process.exit(70);
-  });
+  // The epoch names this server's incarnation in its crash records.
+  const diag: DiagContext = { role: 'server', incarnation: String(epoch), crashDir: paths.crashDir, log };
+  installCrashHandlers(diag);
+  recordUnrequestedExits(diag);
+  installTestFaults(process.env, 'server');
+  // Records are pruned as they are written; a quiet profile's old ones go at a start.
+  pruneLogs(paths.logsDir, Date.now());
+  pruneCrashRecords(paths.crashDir, Date.now());
   process.on('SIGHUP', () => {
     // Detached; a stray SIGHUP must not end the server.
   });
@@ -99,7 +117,18 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     report({ error: { code: errorCode(err), message: 'The a1 server could not start.' } });
     process.exit(1);
   }
+  // Started once serving: the start path's own synchronous work (opening and verifying the
+  // registry) is not a stall.
+  startWatchdog({ ctx: diag, blockedLoop: true, ...watchdogLimitsFromEnv(process.env) });
+  crashPoint('server.ready.before');
   report({ ready: true, pid: process.pid, epoch });
+  crashPoint('server.ready.after');
+}
+
+/** The crash point is for this server only: holders, and servers they start, run without it. */
+function withoutCrashPoint(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { [CRASH_AT_ENV]: _crash, ...rest } = env;
+  return rest;
 }
 
 function openStatusPipe(): net.Socket | null {

@@ -17,6 +17,7 @@ import { validateTabName } from '../tabName.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import { VERSION } from '../version.js';
+import type { Counters } from '../diag/counters.js';
 import { planRetirement, type ProcessRef, type RetireReason, type RetirementPlan, type TabClaims } from '../lifecycle/retirement.js';
 import { executeTermination } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
@@ -24,15 +25,21 @@ import { validateResume, RESUME_RECORD_MAX_AGE_MS } from '../lifecycle/records.j
 import { resumeArgv, startArgv } from '../lifecycle/agents.js';
 import { pruneRecoveryFiles } from '../holder/recovery.js';
 import type { AgentSpec } from '../config.js';
+import { crashPoint } from '../crashPoints.js';
+import { writerLockPath } from '../store/layout.js';
+import { FencedError } from '../store/errors.js';
+import { idleSuspendStep, isRunningLifecycle, isSuspendable, serverIdleStep } from './idle.js';
+import { StartSlots } from './startSlots.js';
+import { acceptsHolderReport, closeOutcome, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
 
-/** A holder that died is restarted at most this many times per minute before the tab fails. */
-const HOLDER_RESTARTS_PER_MINUTE = 3;
 /** A live holder whose connection broke is reconnected this many times, this far apart, before
  * it is reported unreachable; a holder that died meanwhile is replaced instead. */
 const HOLDER_RECONNECT_ATTEMPTS = 10;
 const HOLDER_RECONNECT_DELAY_MS = 300;
 /** Waiting for a starting holder before answering a view request. */
 const VIEW_WAIT_MS = 15_000;
+/** The exit status of a server that found itself fenced (EX_TEMPFAIL: its successor runs). */
+const FENCED_EXIT_CODE = 75;
 /** How often idleness is checked. */
 const IDLE_CHECK_MS = 1_000;
 /** The server heartbeats holders this often; this many missed beats is a holder timeout (SPEC §10). */
@@ -76,6 +83,8 @@ interface ClientSession {
   id: string;
   conn: Connection;
   viewing: string | null;
+  /** It stopped reading: topology waits until it drains, then comes whole (clientQueueBytes). */
+  behind: boolean;
 }
 
 export interface ServerDeps {
@@ -99,6 +108,8 @@ export interface ServerDeps {
   /** Test-only (A1_TEST_UNRESPONSIVE_MS): the missed-heartbeat window instead of 30 s; the
    * unresponsive restart then follows after four such windows. */
   testUnresponsiveMs?: number;
+  /** This process's diagnostics for host status: counters since it started (src/diag). */
+  diag?: () => { counters: Counters };
 }
 
 export class Server {
@@ -107,6 +118,9 @@ export class Server {
   private listener: net.Server | null = null;
   private idleSince = Date.now();
   private idleTimer: NodeJS.Timeout | null = null;
+  /** Since when each unviewed, quiet, resumable tab has been so (idle suspension, SPEC §10). */
+  private quietSince = new Map<string, number>();
+  private readonly startSlots: StartSlots;
   private readonly startedAt = Date.now();
   private stopping = false;
   private captureTimer: NodeJS.Timeout | null = null;
@@ -115,7 +129,9 @@ export class Server {
   /** Terminations in flight, so a host stop can wait for them. */
   private readonly terminations = new Set<Promise<void>>();
 
-  constructor(private readonly d: ServerDeps) {}
+  constructor(private readonly d: ServerDeps) {
+    this.startSlots = new StartSlots(d.config.tabsMaxConcurrentStarts);
+  }
 
   async start(): Promise<void> {
     try {
@@ -143,6 +159,8 @@ export class Server {
       const link = tab.link;
       if (!link || tab.closing || tab.sleeping) continue;
       if (now - tab.lastHeard >= HOLDER_HEARTBEAT_MS * HOLDER_MISSED_BEATS) {
+        // A server stopped long enough to miss every pong may have been replaced meanwhile.
+        if (!this.stillWriter()) return;
         const { holderPid, holderStart } = tab.row;
         this.d.log.warn('holder-timeout', { tab: tab.row.id, silentMs: now - tab.lastHeard });
         if (holderPid && holderStart) killVerified(holderPid, holderStart);
@@ -210,6 +228,7 @@ export class Server {
     if (row.holderPid && row.holderStart && row.holderInc) {
       if (isSameProcess({ pid: row.holderPid, startTime: row.holderStart })) {
         try {
+          crashPoint('holder.adopt.before');
           const conn = await connectHolder(this.d.paths.holderSock(row.id, row.holderInc), this.holderKey(row.id, row.holderInc));
           const state = await firstState(conn);
           if (state.holderPid !== row.holderPid || state.holderInc !== row.holderInc || state.tabId !== row.id) {
@@ -220,6 +239,7 @@ export class Server {
           }
           this.noteBound(tab, { pid: row.holderPid, startTime: row.holderStart });
           this.bindLink(tab, conn, state);
+          crashPoint('holder.adopt.after');
           this.d.log.info('adopted', { tab: row.id, holderPid: row.holderPid });
           return;
         } catch (err) {
@@ -282,7 +302,7 @@ export class Server {
       tabId: id,
       now: Date.now(),
       maxAgeMs: RESUME_RECORD_MAX_AGE_MS,
-      heldElsewhere: (sessionId) => [...this.tabs.values()].some((t) => t !== tab && !t.closing && t.row.sessionId === sessionId),
+      heldElsewhere: (sessionId) => sessionHolder(this.sessionClaims(), sessionId, tab.row.id) !== null,
     });
   }
 
@@ -312,6 +332,7 @@ export class Server {
           // allows now, so its resume argv is refreshed with every capture.
           if (tab.row.sessionId) tab.link?.send({ t: 'setResume', epoch: this.d.epoch, command: this.resumeCommand(tab) });
         } catch (err) {
+          if (err instanceof FencedError) return this.fenced();
           this.d.log.warn('capture-failed', { tab: tab.row.id, code: errorCode(err) });
         }
       }
@@ -321,7 +342,9 @@ export class Server {
   /** The child reported its agent session over the bridge: the tab now holds that session. */
   private onAgentReport(tab: TabRuntime, state: HolderState): void {
     const agent = state.agent;
-    if (!agent?.sessionId || tab.closing || tab.sleeping || !this.tabs.has(tab.row.id)) return;
+    if (!agent?.sessionId || !acceptsHolderReport(this.presence(tab))) return;
+    // A session another live tab holds stays that tab's: one session, one live tab (SPEC §9).
+    if (sessionHolder(this.sessionClaims(), agent.sessionId, tab.row.id)) return;
     const kind = agent.kind && this.d.config.agents[agent.kind] ? agent.kind : tab.row.kind === SHELL_KIND ? 'generic' : tab.row.kind;
     if (tab.row.sessionId === agent.sessionId && tab.row.kind === kind) return;
     this.d.registry.updateTab(tab.row.id, { sessionId: agent.sessionId, kind }, { topology: false });
@@ -331,6 +354,17 @@ export class Server {
   }
 
   // ---- retirement ----
+
+  /** What the core's guards need of a tab; null once it is no longer a live tab here. */
+  private presence(tab: TabRuntime | undefined): TabPresence | null {
+    if (!tab || this.tabs.get(tab.row.id) !== tab) return null;
+    return { closing: tab.closing, ending: tab.sleeping || this.stopping };
+  }
+
+  /** Every live tab's agent session, for the one-session-one-tab guard (SPEC §9). */
+  private sessionClaims(): { id: string; sessionId: string | null; closing: boolean }[] {
+    return [...this.tabs.values()].map((t) => ({ id: t.row.id, sessionId: t.row.sessionId, closing: t.closing }));
+  }
 
   private noteBound(tab: TabRuntime, ref: { pid: number | null; startTime: string | null }): void {
     if (!ref.pid || !ref.startTime) return;
@@ -363,7 +397,9 @@ export class Server {
    * carried out alongside (graceful signal, grace window, verified SIGKILL). Never blocks. */
   private endProcesses(tab: TabRuntime, plan: RetirementPlan): Promise<void> {
     const link = tab.link;
+    crashPoint('holder.terminate.before');
     link?.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
+    crashPoint('holder.terminate.after');
     return this.track(
       executeTermination(plan, { graceMs: this.d.config.closeGraceMs }).then(() => {
         link?.close();
@@ -408,7 +444,9 @@ export class Server {
 
   private startHolder(tab: TabRuntime, opts: StartOptions = {}): Promise<void> {
     if (tab.starting) return tab.starting;
-    tab.starting = this.doStartHolder(tab, opts).finally(() => {
+    // Queued behind other starts (tabsMaxConcurrentStarts); a tab retired while it waited starts nothing.
+    const start = () => (!this.tabs.has(tab.row.id) || tab.closing || tab.sleeping || this.stopping ? Promise.resolve() : this.doStartHolder(tab, opts));
+    tab.starting = this.startSlots.run(start).finally(() => {
       tab.starting = null;
     });
     return tab.starting;
@@ -428,6 +466,7 @@ export class Server {
     const childEnv = sanitizeChildEnv(env ?? this.d.holderEnv);
     const socketPath = this.d.paths.holderSock(id, inc);
     try {
+      crashPoint('holder.spawn.before');
       const spawned = await spawnHolder({
         entry: this.d.entry,
         env: { ...this.d.holderEnv, A1_HOLDER_TAB: id, A1_HOLDER_INC: inc },
@@ -455,11 +494,15 @@ export class Server {
           ticketKey: deriveKey(this.d.secret, 'ticket', id, inc).toString('base64'),
           inputQueueBytes: this.d.config.inputQueueBytes,
           logDir: this.d.paths.logsDir,
+          serverSocketPath: this.d.paths.serverSock,
+          writerLockPath: writerLockPath(this.d.paths.stateDir),
+          profile: this.d.paths.profile,
         },
       });
+      crashPoint('holder.spawn.after');
       const start = procStartTime(spawned.pid);
       if (this.d.testBindDelayMs) await delay(this.d.testBindDelayMs);
-      if (!this.tabs.has(id) || tab.closing || tab.sleeping || this.stopping) {
+      if (spawnOutcome(this.presence(tab), tab.row.holderInc, inc) === 'kill') {
         // A spawn that completes after its tab was retired (or the host stopped) is killed
         // before it is bound.
         if (start) killVerified(spawned.pid, start);
@@ -469,11 +512,20 @@ export class Server {
       this.noteBound(tab, { pid: spawned.pid, startTime: start });
       this.d.registry.updateTab(id, { holderPid: spawned.pid, holderStart: start, childPid: spawned.childPid }, { topology: false });
       tab.row = this.d.registry.getTab(id)!;
+      crashPoint('holder.bind.before');
       const conn = await connectHolder(socketPath, this.holderKey(id, inc));
       const state = await firstState(conn);
       this.bindLink(tab, conn, state);
+      crashPoint('holder.bind.after');
     } catch (err) {
+      if (err instanceof FencedError) return this.fenced();
       this.d.log.error('holder-start-failed', { tab: id, code: errorCode(err) });
+      if (errorCode(err) === 'holder-timeout' && this.tabs.has(id) && !tab.closing && !tab.sleeping && !this.stopping && this.takeRestart(tab)) {
+        // It missed its PTY deadline and was killed; a replacement counts against the restart
+        // budget (SPEC §10). Started once this start has settled, so it is not joined to it.
+        setImmediate(() => void this.startHolder(tab));
+        return;
+      }
       if (this.tabs.has(id) && !tab.closing && !tab.sleeping) {
         this.d.registry.updateTab(id, { lifecycle: 'failed' }, { topology: false });
         tab.row = this.d.registry.getTab(id) ?? tab.row;
@@ -506,7 +558,7 @@ export class Server {
   private applyHolderState(tab: TabRuntime, state: HolderState): void {
     tab.state = state;
     // A late state after a close or sleep changes nothing (SPEC §9).
-    if (!this.tabs.has(tab.row.id) || tab.closing || tab.sleeping) return;
+    if (!acceptsHolderReport(this.presence(tab))) return;
     this.noteBound(tab, { pid: state.childPid, startTime: state.childStart });
     this.onAgentReport(tab, state);
     const lifecycle = state.lifecycle;
@@ -524,6 +576,9 @@ export class Server {
   }
 
   private async onHolderLost(tab: TabRuntime): Promise<void> {
+    // A holder drops a server whose epoch it has seen superseded: a fenced server stops here,
+    // never reconnects or restarts anything (SPEC §5).
+    if (!this.stillWriter()) return;
     for (let attempt = 1; ; attempt++) {
       if (this.stopping || tab.closing || tab.sleeping || !this.tabs.has(tab.row.id) || tab.link) return;
       const { holderPid, holderStart, holderInc } = tab.row;
@@ -550,16 +605,20 @@ export class Server {
     const childStart = tab.state?.childStart;
     if (childPid && childStart && isSameProcess({ pid: childPid, startTime: childStart })) killSession(childPid);
     if (tab.closing || tab.sleeping || !this.tabs.has(tab.row.id)) return;
-    const now = Date.now();
-    tab.holderRestarts = tab.holderRestarts.filter((t) => now - t < 60_000);
-    if (tab.holderRestarts.length >= HOLDER_RESTARTS_PER_MINUTE) {
+    if (!this.takeRestart(tab)) {
       this.d.registry.updateTab(tab.row.id, { lifecycle: 'failed', holderPid: null, holderStart: null, childPid: null }, { topology: false });
       tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
       this.broadcastStatus(tab);
       return;
     }
-    tab.holderRestarts.push(now);
     await this.startHolder(tab);
+  }
+
+  /** Spends one holder restart of the tab's budget; false when the minute's budget is spent. */
+  private takeRestart(tab: TabRuntime): boolean {
+    const spent = spendHolderRestart(tab.holderRestarts, Date.now());
+    tab.holderRestarts = spent.times;
+    return spent.ok;
   }
 
   // ---- clients ----
@@ -580,7 +639,7 @@ export class Server {
   }
 
   private addClient(conn: Connection): void {
-    const session: ClientSession = { id: '', conn, viewing: null };
+    const session: ClientSession = { id: '', conn, viewing: null, behind: false };
     this.clients.set(conn, session);
     this.idleSince = Date.now();
     conn.onClose(() => {
@@ -617,6 +676,10 @@ export class Server {
       if (result && typeof result === 'object' && 'error' in result) fail((result as { error: ReplyError }).error);
       else reply(result);
     } catch (err) {
+      if (err instanceof FencedError) {
+        fail({ code: 'fenced', message: 'This a1 server was replaced; nothing was changed.' });
+        return this.fenced();
+      }
       this.d.log.error('request-failed', { op, code: errorCode(err) });
       fail({ code: errorCode(err), message: 'The server could not complete the request.' });
     }
@@ -719,7 +782,7 @@ export class Server {
       kind = a.agent;
     }
     if (this.tabs.size >= this.d.config.tabsMax) {
-      return { error: { code: 'tabs-max', message: `The tab limit of ${this.d.config.tabsMax} is reached.` } };
+      return { error: { code: 'tabs-max', message: `The tab limit of ${this.d.config.tabsMax} is reached; close a tab to open another.` } };
     }
     const cwd = typeof a.cwd === 'string' ? a.cwd : process.cwd();
     const command = Array.isArray(a.command) && a.command.length > 0 ? (a.command as unknown[]).map(String) : null;
@@ -767,8 +830,8 @@ export class Server {
   private async openSession(a: Record<string, unknown>): Promise<unknown> {
     const sessionId = typeof a.sessionId === 'string' ? a.sessionId : '';
     if (!sessionId) return { error: { code: 'bad-session', message: 'Name a session id.' } };
-    const held = [...this.tabs.values()].find((t) => !t.closing && t.row.sessionId === sessionId);
-    if (held) return { tabId: held.row.id, focused: true };
+    const held = sessionHolder(this.sessionClaims(), sessionId);
+    if (held) return { tabId: held.id, focused: true };
     const record = this.d.registry.listResumeRecords().filter((r) => r.sessionId === sessionId).at(-1);
     const past = this.d.registry.listHistory().find((h) => h.sessionId === sessionId);
     const kind = (typeof a.agent === 'string' && a.agent) || record?.agentKind || past?.agentKind || null;
@@ -833,6 +896,10 @@ export class Server {
     // so an old sleep record cannot outlive a later quit record's expiry.
     const sleepRecords = this.d.registry.listResumeRecordsOf(tab.row.id).filter((r) => r.origin === 'sleep');
     this.captureLive(tab);
+    // Desired running is committed before the checkpoint is spent: a crash in between resumes the
+    // tab at the next start instead of leaving it asleep with only an expiring record.
+    this.d.registry.updateTab(tab.row.id, { desired: 'running' }, { topology: false });
+    tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
     if (sleepRecords.length > 0) this.d.registry.deleteResumeRecords(sleepRecords.map((r) => r.id));
     void this.startHolder(tab);
   }
@@ -909,7 +976,9 @@ export class Server {
           resolve();
         }
       });
+      crashPoint('holder.setController.before');
       link.send({ t: 'setController', epoch: this.d.epoch, clientId, rev });
+      crashPoint('holder.setController.after');
     });
   }
 
@@ -931,7 +1000,7 @@ export class Server {
    * once; the processes end asynchronously. A second close finds nothing and does nothing. */
   private closeTab(tabId: string, wait: boolean): unknown {
     const tab = this.tabs.get(tabId);
-    if (!tab || tab.closing) return { closed: false };
+    if (!tab || closeOutcome(this.presence(tab)) === 'noop') return { closed: false };
     const plan = this.planFor(tab, 'user');
     tab.closing = true;
     this.tabs.delete(tabId);
@@ -955,6 +1024,8 @@ export class Server {
   }
 
   private async hostStop(): Promise<unknown> {
+    // A shell tab's stop commits nothing before its processes end, so the fence is checked first.
+    if (!this.stillWriter()) return { error: { code: 'fenced', message: 'This a1 server was replaced; nothing was changed.' } };
     this.stopping = true;
     this.broadcast({ t: 'hostStopping' });
     const tabs = [...this.tabs.values()];
@@ -991,7 +1062,9 @@ export class Server {
       profile: this.d.paths.profile,
       socket: this.d.paths.serverSock,
       logs: this.d.paths.logsDir,
+      crashRecords: this.d.paths.crashDir,
       registry: this.d.paths.registryFile,
+      ...this.d.diag?.(),
     };
   }
 
@@ -1032,7 +1105,26 @@ export class Server {
   }
 
   private broadcast(msg: { t: string; [k: string]: unknown }): void {
-    for (const c of this.clients.values()) if (c.id) c.conn.send(msg);
+    for (const c of this.clients.values()) {
+      if (!c.id) continue;
+      // The host stopping is never held back: a client that missed it would start a new server.
+      if (msg.t !== 'hostStopping' && (c.behind || this.fallsBehind(c))) continue;
+      c.conn.send(msg);
+    }
+  }
+
+  /** A client that stops reading (stopped, or its terminal stuck) is not queued for without bound:
+   * past clientQueueBytes it gets nothing more until it drains, then the whole tab list at once. */
+  private fallsBehind(c: ClientSession): boolean {
+    if (c.conn.pendingBytes < this.d.config.clientQueueBytes) return false;
+    c.behind = true;
+    this.d.log.warn('client-behind', { bytes: c.conn.pendingBytes });
+    const off = c.conn.onDrain(() => {
+      off();
+      c.behind = false;
+      c.conn.send({ t: 'tabs', rev: this.d.registry.revision, tabs: this.tabInfos() });
+    });
+    return true;
   }
 
   private broadcastStatus(tab: TabRuntime): void {
@@ -1042,14 +1134,32 @@ export class Server {
   // ---- lifetime ----
 
   private checkIdle(): void {
-    const busy = this.clients.size > 0 || [...this.tabs.values()].some((t) => t.row.lifecycle === 'running' || t.row.lifecycle === 'starting');
-    if (busy) {
-      this.idleSince = Date.now();
-      return;
-    }
-    if (Date.now() - this.idleSince >= this.d.config.serverIdleExitMinutes * 60_000) {
+    this.suspendIdleTabs();
+    const runningTabs = [...this.tabs.values()].filter((t) => t.starting || isRunningLifecycle(t.row.lifecycle)).length;
+    const step = serverIdleStep(this.idleSince, { clients: this.clients.size, runningTabs }, Date.now(), this.d.config.serverIdleExitMinutes * 60_000);
+    this.idleSince = step.idleSince;
+    if (step.exit) {
       this.d.log.info('idle-exit');
       this.shutdown(0);
+    }
+  }
+
+  /** Idle suspension (SPEC §10): an unviewed, quiet tab that can resume sleeps (the `sleep` path);
+   * viewing it wakes it. */
+  private suspendIdleTabs(): void {
+    if (this.d.config.idleSuspendMinutes === 0) return;
+    const viewed = new Set([...this.clients.values()].map((c) => c.viewing));
+    const facts = [...this.tabs.values()].map((t) => {
+      const running = !!t.link && !t.starting && !t.closing && !t.sleeping && t.state?.lifecycle === 'running';
+      const seen = { tabId: t.row.id, running, viewed: viewed.has(t.row.id), glyph: t.state?.glyph ?? null };
+      // The validator reads the registry, so it runs only for tabs that are otherwise candidates.
+      return { ...seen, resumable: isSuspendable({ ...seen, resumable: true }) && this.resumeCommand(t) !== null };
+    });
+    const step = idleSuspendStep(this.quietSince, facts, Date.now(), this.d.config.idleSuspendMinutes * 60_000);
+    this.quietSince = step.quietSince;
+    for (const tabId of step.suspend) {
+      this.d.log.info('idle-suspend', { tab: tabId });
+      void this.sleepTab(tabId).catch((err) => this.d.log.warn('idle-suspend-failed', { tab: tabId, code: errorCode(err) }));
     }
   }
 
@@ -1059,13 +1169,33 @@ export class Server {
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     for (const c of this.clients.keys()) c.close();
     for (const t of this.tabs.values()) t.link?.close();
-    this.listener?.close();
-    try {
-      fs.unlinkSync(this.d.paths.serverSock);
-    } catch {
-      // Already gone.
+    // A fenced server's socket path is its successor's now; closing the listener would unlink
+    // that path too (libuv removes a Unix socket's file on close).
+    if (code !== FENCED_EXIT_CODE) {
+      this.listener?.close();
+      try {
+        fs.unlinkSync(this.d.paths.serverSock);
+      } catch {
+        // Already gone.
+      }
     }
     this.d.onExit(code);
+  }
+
+  /** Whether this server still holds the lease at its epoch; a fenced one ends here (SPEC §4: the
+   * epoch is checked before signalling any process). */
+  private stillWriter(): boolean {
+    if (this.d.registry.isWriter) return true;
+    this.fenced();
+    return false;
+  }
+
+  /** A newer epoch took over (SPEC §5): this server ends at once, committing and commanding nothing. */
+  private fenced(): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.d.log.error('fenced', { epoch: this.d.epoch });
+    this.shutdown(FENCED_EXIT_CODE);
   }
 }
 

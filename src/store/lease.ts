@@ -5,6 +5,7 @@
 
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { crashPoint } from '../crashPoints.js';
 import { ensurePrivateFile } from './files.js';
 import { writerLockPath } from './layout.js';
 
@@ -28,6 +29,7 @@ export class WriterLease {
 
   /** Takes the lease, or returns null at once when another connection or process holds it. */
   static tryAcquire(stateDir: string): WriterLease | null {
+    crashPoint('lease.acquire.before');
     const dir = path.resolve(stateDir);
     const file = writerLockPath(dir);
     ensurePrivateFile(file);
@@ -41,6 +43,7 @@ export class WriterLease {
       lock.exec('CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL)');
       lock.prepare('INSERT OR REPLACE INTO holder (id, pid) VALUES (1, ?)').run(process.pid);
       lock.exec('COMMIT');
+      crashPoint('lease.acquire.after');
       return new WriterLease(dir, lock);
     } catch (error) {
       lock.close();

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { FencedError, RegistryUnreadableError, ReservedMetaKeyError, TabNotFoundError } from './errors.js';
+import { crashPoint, type RegistryMutation } from '../crashPoints.js';
 import { ensurePrivateFile, PRIVATE_FILE_MODE } from './files.js';
 import { writeGeneration } from './generations.js';
 import { removeStaleScratch } from './integrity.js';
@@ -43,6 +44,13 @@ export type { HistoryEntry, HistoryReason, RecordOrigin, ResumeRecord } from './
  * milliseconds; a few seconds absorbs a stalled disk without hanging a command for long.
  */
 const REGISTRY_BUSY_TIMEOUT_MS = 5_000;
+
+/** The process the `leases` row names as the writer, and the epoch it started. */
+export interface WriterRecord {
+  pid: number;
+  startTime: string;
+  epoch: number;
+}
 
 export interface ReadonlyRegistry {
   listTabs(): TabRow[];
@@ -215,6 +223,26 @@ export class Registry {
   }
 
   /**
+   * The writer the `leases` row records (the evidence of the OS lock), read without the lease;
+   * null when there is no registry or no row yet. Only for a process that does not have the
+   * registry open: closing this connection would drop that one's POSIX locks (see files.ts).
+   */
+  static recordedWriter(stateDir: string): WriterRecord | null {
+    const file = registryPath(path.resolve(stateDir));
+    if (!fs.existsSync(file)) return null;
+    const db = new Database(file, { readonly: true, fileMustExist: true, timeout: REGISTRY_BUSY_TIMEOUT_MS });
+    try {
+      if (schemaVersionOf(db) === 0) return null;
+      const row = db.prepare('SELECT owner_pid, owner_start, epoch FROM leases WHERE name = ?').get(WRITER_LEASE_NAME) as
+        | { owner_pid: number; owner_start: string; epoch: number }
+        | undefined;
+      return row === undefined ? null : { pid: row.owner_pid, startTime: row.owner_start, epoch: row.epoch };
+    } finally {
+      db.close();
+    }
+  }
+
+  /**
    * Makes this registry the writer for a new epoch: in one committed transaction, increments the
    * epoch, records the writer lease row and the boot id. Every later mutation is fenced by it.
    */
@@ -222,6 +250,7 @@ export class Registry {
     if (!lease.held) throw new FencedError('the writer lease has been released');
     if (lease.stateDir !== this.#stateDir) throw new FencedError('the writer lease is for another state directory');
     const db = this.#db;
+    crashPoint('registry.startServer.before');
     const started = db
       .transaction(() => {
         const epoch = readCounter(db, META.epoch) + 1;
@@ -234,6 +263,7 @@ export class Registry {
         return { epoch, previousBootId };
       })
       .immediate();
+    crashPoint('registry.startServer.after');
     this.#lease = lease;
     this.#epoch = started.epoch;
     return started;
@@ -267,7 +297,7 @@ export class Registry {
 
   /** Adds a tab after the last one. A topology change: bumps the revision. */
   insertTab(tab: Omit<TabRow, 'ord'>): { revision: number; tab: TabRow } {
-    return this.#mutate(() => {
+    return this.#mutate('insertTab', () => {
       const { ord } = this.#db.prepare('SELECT coalesce(max(ord) + 1, 0) AS ord FROM tabs').get() as { ord: number };
       const row: TabRow = { ...tab, ord };
       const columns = tabToColumns(row);
@@ -285,7 +315,7 @@ export class Registry {
    */
   updateTab(id: string, patch: TabPatch, opts: { topology: boolean }): number {
     const columns = patchToColumns(patch);
-    return this.#mutate(() => {
+    return this.#mutate(opts.topology ? 'updateTopology' : 'updateTab', () => {
       const names = Object.keys(columns);
       if (names.length > 0) {
         const assignments = names.map((n) => `${n} = @${n}`).join(', ');
@@ -305,7 +335,7 @@ export class Registry {
    * change: bumps the revision once.
    */
   reorderTabs(orderedIds: readonly string[]): number {
-    return this.#mutate(() => {
+    return this.#mutate('reorderTabs', () => {
       const ids = readTabs(this.#db).map((t) => t.id);
       if (ids.length !== orderedIds.length || new Set(orderedIds).size !== ids.length || !ids.every((id) => orderedIds.includes(id))) {
         throw new TabNotFoundError(orderedIds.find((id) => !ids.includes(id)) ?? '(order)');
@@ -318,7 +348,7 @@ export class Registry {
 
   /** Removes a tab. A topology change: bumps the revision. */
   deleteTab(id: string): number {
-    return this.#mutate(() => {
+    return this.#mutate('deleteTab', () => {
       const result = this.#db.prepare('DELETE FROM tabs WHERE id = ?').run(id);
       if (result.changes === 0) throw new TabNotFoundError(id);
       return bumpRevision(this.#db);
@@ -331,7 +361,7 @@ export class Registry {
 
   /** Stores a resume record, replacing the tab's record of the same origin (and keeping its id). */
   putResumeRecord(r: Omit<ResumeRecord, 'id'> & { id?: string }): ResumeRecord {
-    return this.#mutate(() => upsertResumeRecord(this.#db, r));
+    return this.#mutate('putResumeRecord', () => upsertResumeRecord(this.#db, r));
   }
 
   /** Ordered by capture time, then id. */
@@ -345,7 +375,7 @@ export class Registry {
 
   /** Returns how many of `ids` existed and were deleted. */
   deleteResumeRecords(ids: readonly string[]): number {
-    return this.#mutate(() => deleteResumeRecordsById(this.#db, ids));
+    return this.#mutate('deleteResumeRecords', () => deleteResumeRecordsById(this.#db, ids));
   }
 
   /**
@@ -354,7 +384,7 @@ export class Registry {
    * sibling's. A topology change: bumps the revision once and returns it.
    */
   retireTab(tabId: string, opts: { revoke: readonly string[]; history: readonly Omit<HistoryEntry, 'id'>[] }): number {
-    return this.#mutate(() => {
+    return this.#mutate('retireTab', () => {
       const result = this.#db.prepare('DELETE FROM tabs WHERE id = ?').run(tabId);
       if (result.changes === 0) throw new TabNotFoundError(tabId);
       deleteResumeRecordsById(this.#db, opts.revoke, tabId);
@@ -373,7 +403,7 @@ export class Registry {
     at: number,
     sessionOf: (tab: TabRow) => { agentKind: string; sessionId: string | null },
   ): HistoryEntry[] {
-    return this.#mutate(() => {
+    return this.#mutate('moveAllTabsToHistory', () => {
       const tabs = readTabs(this.#db);
       const entries = tabs.map((tab) => {
         const { agentKind, sessionId } = sessionOf(tab);
@@ -389,7 +419,7 @@ export class Registry {
 
   /** Records a session no live tab holds (for example one whose records expired). */
   addHistory(e: Omit<HistoryEntry, 'id'>): HistoryEntry {
-    return this.#mutate(() => insertHistory(this.#db, e));
+    return this.#mutate('addHistory', () => insertHistory(this.#db, e));
   }
 
   /** Newest first; every entry when `limit` is omitted. */
@@ -400,19 +430,33 @@ export class Registry {
   /** Sets a free meta key (e.g. last_viewed_tab). Not a topology change. */
   setMeta(key: string, value: string): void {
     if (RESERVED_META_KEYS.has(key)) throw new ReservedMetaKeyError(key);
-    this.#mutate(() => writeMeta(this.#db, key, value));
+    this.#mutate('setMeta', () => writeMeta(this.#db, key, value));
   }
 
   /** Writes a verified backup generation and returns its path; keeps the newest few. */
   backup(): string {
     this.#checkFence();
-    return writeGeneration(this.#db, backupsPath(this.#stateDir), this.epoch, this.#now());
+    crashPoint('backup.generation.before');
+    const file = writeGeneration(this.#db, backupsPath(this.#stateDir), this.epoch, this.#now());
+    crashPoint('backup.generation.after');
+    return file;
   }
 
   /** Closes the database; safe to call more than once. The lease is released separately. */
   close(): void {
     if (this.#db.open) this.#db.close();
     this.#noteClosed();
+  }
+
+  /** False once the lease is gone or a newer epoch has been committed: a fenced writer stops. */
+  get isWriter(): boolean {
+    try {
+      this.#checkFence();
+      return true;
+    } catch (error) {
+      if (error instanceof FencedError) return false;
+      throw error;
+    }
   }
 
   /** Throws FencedError unless this registry still holds the lease and the durable epoch is its own. */
@@ -426,12 +470,15 @@ export class Registry {
   }
 
   /** Runs `fn` as one immediate transaction that commits only if the fence still holds inside it. */
-  #mutate<T>(fn: () => T): T {
-    return this.#db
+  #mutate<T>(step: RegistryMutation, fn: () => T): T {
+    crashPoint(`registry.${step}.before`);
+    const result = this.#db
       .transaction(() => {
         this.#checkFence();
         return fn();
       })
       .immediate();
+    crashPoint(`registry.${step}.after`);
+    return result;
   }
 }

@@ -14,6 +14,16 @@ describe('InputQueue', () => {
     expect(q.size).toBe(0);
   });
 
+  it('counts input the child has not taken yet against the limit', () => {
+    const q = new InputQueue(10);
+    expect(q.offer('12345', 6)).toBe(false); // 6 still waiting for the PTY + 5 > 10
+    expect(q.size).toBe(0);
+    expect(q.offer('1234', 6)).toBe(true);
+    expect(q.offer('x', 6)).toBe(false);
+    expect(q.takeAll()).toBe('1234');
+    expect(q.offer('1234567890', 0)).toBe(true);
+  });
+
   it('never drops, reorders or truncates what it accepted', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.string(), fc.boolean())), fc.integer({ min: 1, max: 64 }), (ops, limit) => {

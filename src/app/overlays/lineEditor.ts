@@ -4,6 +4,7 @@
 import stringWidth from 'string-width';
 import type { InputEvent } from '../../input/events.js';
 import { eventKey } from '../../keymap/keys.js';
+import { graphemeSegmenter } from '../../graphemes.js';
 
 export interface LineState {
   readonly text: string;
@@ -26,7 +27,6 @@ export const LINE_MAX_GRAPHEMES = 1024;
 
 export const EMPTY_LINE: LineState = { text: '', cursor: 0 };
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 // C0 controls, DEL and C1 controls: never part of a line.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const LINE_BREAKS_AT_END = /(?:\r\n|\r|\n)+$/;
@@ -34,13 +34,13 @@ const LINE_BREAK_OR_TAB = /\r\n|\r|\n|\t/g;
 const SPACE = /^\s$/u;
 
 function graphemes(text: string): string[] {
-  return Array.from(segmenter.segment(text), (s) => s.segment);
+  return Array.from(graphemeSegmenter().segment(text), (s) => s.segment);
 }
 
 /** The state for `text` with the cursor at a code-unit offset, moved to the end of the grapheme it falls in. */
 function at(text: string, offset: number): LineState {
   let cursor = 0;
-  for (const { index } of segmenter.segment(text)) {
+  for (const { index } of graphemeSegmenter().segment(text)) {
     if (index >= offset) break;
     cursor++;
   }
@@ -50,7 +50,7 @@ function at(text: string, offset: number): LineState {
 /** Code units before the cursor. */
 export function cursorOffset(state: LineState): number {
   let graphemeIndex = 0;
-  for (const { index } of segmenter.segment(state.text)) {
+  for (const { index } of graphemeSegmenter().segment(state.text)) {
     if (graphemeIndex === state.cursor) return index;
     graphemeIndex++;
   }

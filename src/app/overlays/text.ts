@@ -2,8 +2,8 @@
 // CJK, emoji and combining marks are never cut in half.
 import stringWidth from 'string-width';
 import { clipToWidth } from '../strip/width.js';
+import { graphemeSegmenter } from '../../graphemes.js';
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** `text` clipped with a trailing `…` to at most `width` columns. */
 export function fitEnd(text: string, width: number): string {
@@ -15,7 +15,7 @@ export function fitEnd(text: string, width: number): string {
 export function fitStart(text: string, width: number): string {
   if (width <= 0) return '';
   if (stringWidth(text) <= width) return text;
-  const parts = Array.from(segmenter.segment(text), (s) => s.segment);
+  const parts = Array.from(graphemeSegmenter().segment(text), (s) => s.segment);
   let out = '';
   let used = 0;
   for (let i = parts.length - 1; i >= 0; i--) {

@@ -2,6 +2,7 @@
 // strip render (each spinner frame, each pointer move), while segmenting a string into graphemes
 // and measuring them with string-width costs tens of microseconds per name.
 import stringWidth from 'string-width';
+import { graphemeSegmenter } from '../../graphemes.js';
 
 export interface Measured {
   graphemes: string[];
@@ -15,7 +16,6 @@ export interface Measured {
 const CACHE_MAX = 512;
 const cache = new Map<string, Measured>();
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 export function measure(text: string): Measured {
   const hit = cache.get(text);
@@ -28,7 +28,7 @@ export function measure(text: string): Measured {
     const graphemes: string[] = [];
     const widths: number[] = [];
     let total = 0;
-    for (const { segment } of segmenter.segment(text)) {
+    for (const { segment } of graphemeSegmenter().segment(text)) {
       const w = stringWidth(segment);
       graphemes.push(segment);
       widths.push(w);

@@ -78,7 +78,8 @@ export const NO_MATCH_TEXT = 'no tab matches';
 export const PICKER_HINT = 'type to filter · Enter views · Esc closes';
 export const HOTKEYS_TITLE = 'Key bindings · ↑↓ scroll · Esc closes';
 /** The hint after the cursor cell on an empty filter line: the picker is never narrower. */
-const PICKER_MIN_CONTENT_COLUMNS = 1 + stringWidth(PICKER_HINT);
+/** Measured on use: nothing measures text before the first paint (see scripts/shims). */
+const pickerMinContentColumns = (): number => 1 + stringWidth(PICKER_HINT);
 
 export interface PickerColumns {
   name: number;
@@ -131,7 +132,7 @@ export function overlaySize(overlay: Overlay, cols: number, rows: number): Size 
       const { tabs } = overlay.state;
       const widest = Math.max(0, ...tabs.map((t) => stringWidth(t.cwd))) + pickerLeadColumns(pickerColumns(tabs));
       // The height follows every tab, not the matching ones, so the box holds still while typing.
-      return sized(Math.max(PICKER_MIN_CONTENT_COLUMNS, widest), 1 + Math.max(1, tabs.length), PICKER_MAX_COLUMNS, cols, rows);
+      return sized(Math.max(pickerMinContentColumns(), widest), 1 + Math.max(1, tabs.length), PICKER_MAX_COLUMNS, cols, rows);
     }
     case 'prompt':
       return sized(PROMPT_MAX_COLUMNS, overlay.state.error === null ? 1 : 2, PROMPT_MAX_COLUMNS, cols, rows);

@@ -1,0 +1,44 @@
+// Test-only fault injection (never set outside tests): A1_TEST_FAULT_SIGUSR2 names what a
+// resident process does on SIGUSR2, per role, so a test can crash or hang the real thing:
+//   A1_TEST_FAULT_SIGUSR2="server=block,holder=crash"
+//   crash       throw an uncaught Error whose message is A1_TEST_FAULT_TEXT (a test plants a
+//               secret there to prove messages never reach a log or crash record)
+//   block       block the event loop for good (the watchdog's case)
+//   block:<ms>  block it for that long, then carry on (a stall)
+// A role key matches the role itself or its family: `holder` matches `holder-<tabId>`.
+import { performance } from 'node:perf_hooks';
+
+export type TestFault = { kind: 'crash' } | { kind: 'block'; ms: number | null };
+
+/** The fault `spec` assigns to `role`, or null. Malformed entries are ignored. */
+export function faultFor(spec: string | undefined, role: string): TestFault | null {
+  if (!spec) return null;
+  for (const item of spec.split(',')) {
+    const [key, action] = item.split('=').map((s) => s.trim());
+    if (!key || !action || (role !== key && !role.startsWith(`${key}-`))) continue;
+    if (action === 'crash') return { kind: 'crash' };
+    if (action === 'block') return { kind: 'block', ms: null };
+    const m = /^block:(\d+)$/.exec(action);
+    if (m) return { kind: 'block', ms: Number(m[1]) };
+  }
+  return null;
+}
+
+/** Arms the fault for `role`, if the environment names one. */
+export function installTestFaults(env: NodeJS.ProcessEnv, role: string): void {
+  const fault = faultFor(env.A1_TEST_FAULT_SIGUSR2, role);
+  if (!fault) return;
+  const text = env.A1_TEST_FAULT_TEXT ?? 'injected fault';
+  process.on('SIGUSR2', () => {
+    if (fault.kind === 'crash') {
+      setImmediate(() => {
+        throw new Error(text);
+      });
+      return;
+    }
+    const until = fault.ms === null ? Infinity : performance.now() + fault.ms;
+    while (performance.now() < until) {
+      // Busy on purpose: nothing else may run.
+    }
+  });
+}

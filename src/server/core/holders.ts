@@ -1,0 +1,101 @@
+// Holders (SPEC §10, §15 "Holders and adoption"): a pending incarnation is committed before its
+// spawn; a completed spawn is bound only if its tab still wants it; a recorded holder is adopted
+// only once verified; a lost holder is replaced within the restart budget, after which the tab
+// is failed. Reports from anything but the bound incarnation of a live tab change nothing.
+import { commit } from './commits.js';
+import { acceptsHolderReport, sessionHolder, spawnOutcome } from './guards.js';
+import { patchTab } from './mutations.js';
+import type { CoreState, CoreTab, Effect, HolderFacts, Lifecycle, TabPatch } from './types.js';
+
+/** A holder lost more often than this within the window is not restarted: the tab fails. */
+export const HOLDER_LOSSES_ALLOWED = 3;
+export const HOLDER_LOSS_WINDOW_MS = 60_000;
+
+/** Spends one holder restart at `now` from the budget (SPEC §10): `ok` false when the window's
+ * budget is spent. `times` are the restarts still inside the window, to keep for the next call. */
+export function spendHolderRestart(times: readonly number[], now: number): { ok: boolean; times: number[] } {
+  const recent = times.filter((t) => now - t < HOLDER_LOSS_WINDOW_MS);
+  if (recent.length >= HOLDER_LOSSES_ALLOWED) return { ok: false, times: recent };
+  return { ok: true, times: [...recent, now] };
+}
+
+const present = (tab: CoreTab | undefined) => (tab ? { closing: false, ending: tab.desired === 'stopped' } : null);
+
+export function onSpawned(s: CoreState, fx: Effect[], tabId: string, inc: string, pid: number, startTime: string): CoreState {
+  const tab = s.tabs[tabId];
+  if (spawnOutcome(present(tab), tab?.starting ?? null, inc) === 'kill') {
+    fx.push({ t: 'kill', epoch: s.epoch, tabId, pid, startTime });
+    return s;
+  }
+  // Recorded first, then connected and verified like any adopted holder (its first state).
+  const holder = { inc, pid, startTime };
+  return commit(s, fx, { t: 'update', id: tabId, patch: { holder } }, {
+    onOk: [{ t: 'verifyHolder', epoch: s.epoch, tabId, ref: holder }],
+    // Unrecorded, it would be nobody's: it ends now and the tab starts again.
+    onFail: [{ t: 'kill', epoch: s.epoch, tabId, pid, startTime }],
+    runtime: { tabId, ok: { starting: null, verifying: true }, fail: { starting: null } },
+  });
+}
+
+export function onSpawnFailed(s: CoreState, fx: Effect[], tabId: string, inc: string): CoreState {
+  const tab = s.tabs[tabId];
+  if (!tab || tab.starting !== inc) return s;
+  return loseHolder(s, fx, tab);
+}
+
+export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: string, f: HolderFacts): CoreState {
+  const tab = s.tabs[tabId];
+  if (!tab?.verifying || tab.holder?.inc !== inc) return s;
+  const reported = { lifecycle: f.lifecycle, sessionId: f.sessionId };
+  return commit(s, fx, { t: 'update', id: tabId, patch: { holder: { inc, pid: f.pid, startTime: f.startTime } } }, {
+    onOk: [],
+    onFail: [],
+    runtime: { tabId, ok: { verifying: false, bound: true, controller: f.controller, transfer: null, reported }, fail: { verifying: false } },
+  });
+}
+
+export function onGone(s: CoreState, fx: Effect[], tabId: string, inc: string): CoreState {
+  const tab = s.tabs[tabId];
+  if (!tab?.verifying || tab.holder?.inc !== inc) return s;
+  return loseHolder(s, fx, tab);
+}
+
+/** A broken link is not a dead holder: it is verified again, and reconnected if it lives. */
+export function onLinkClosed(s: CoreState, fx: Effect[], tabId: string, inc: string): CoreState {
+  const tab = s.tabs[tabId];
+  if (!tab?.bound || !tab.holder || tab.holder.inc !== inc) return s;
+  fx.push({ t: 'verifyHolder', epoch: s.epoch, tabId, ref: tab.holder });
+  return { ...s, tabs: patchTab(s.tabs, tabId, { bound: false, verifying: true }) };
+}
+
+export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: string, lifecycle: Lifecycle, sessionId: string | null): CoreState {
+  const tab = s.tabs[tabId];
+  if (!acceptsHolderReport(present(tab)) || !tab.bound || tab.holder?.inc !== inc) return s;
+  return { ...s, tabs: patchTab(s.tabs, tabId, { reported: { lifecycle, sessionId } }) };
+}
+
+/** Commits what the bound holder reported and the registry does not say yet. A session another
+ * live tab holds is not taken (SPEC §9). */
+export function syncReported(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
+  const r = tab.reported;
+  if (!tab.bound || !r) return s;
+  const patch: TabPatch = {};
+  if (r.lifecycle !== tab.lifecycle) patch.lifecycle = r.lifecycle;
+  if (r.sessionId && r.sessionId !== tab.sessionId && !sessionHolder(Object.values(s.tabs), r.sessionId, tab.id)) patch.sessionId = r.sessionId;
+  if (Object.keys(patch).length === 0) return s;
+  return commit(s, fx, { t: 'update', id: tab.id, patch }, { onOk: [], onFail: [] });
+}
+
+/** Within the budget the tab starts again (reconciliation does it); past it, the tab fails. */
+function loseHolder(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
+  const spent = spendHolderRestart(tab.losses, s.now);
+  return commit(s, fx, { t: 'update', id: tab.id, patch: { holder: null, lifecycle: spent.ok ? 'starting' : 'failed' } }, {
+    onOk: [],
+    onFail: [],
+    runtime: {
+      tabId: tab.id,
+      ok: { starting: null, verifying: false, bound: false, losses: spent.times, controller: { clientId: null, rev: tab.controllerRev }, transfer: null, reported: null },
+      fail: { starting: null, verifying: false, bound: false },
+    },
+  });
+}

@@ -1,0 +1,7 @@
+// The pure server core: see step.ts. Adapters import from here.
+export { boot, step } from './step.js';
+export { applyMutation, isTopology, orderedIds } from './mutations.js';
+export { acceptsHolderReport, closeOutcome, sessionHolder, spawnOutcome, type TabPresence } from './guards.js';
+export { HOLDER_LOSSES_ALLOWED, HOLDER_LOSS_WINDOW_MS, spendHolderRestart } from './holders.js';
+export { freshTab } from './commits.js';
+export type * from './types.js';

@@ -1,0 +1,55 @@
+// Level-triggered reconciliation (SPEC §10): after every event the core converges each tab's actual
+// state towards its desired state. At most one start is in flight per tab; a failed tab waits for
+// the user; a holder whose fate is unknown is verified before anything else happens to it.
+// It issues one commit at a time: each decision sees every earlier one committed (or refused),
+// and the answer to that commit runs reconciliation again.
+import { commit } from './commits.js';
+import { settleController } from './controller.js';
+import { syncReported } from './holders.js';
+import type { CoreState, CoreTab, Effect } from './types.js';
+import { patchTab } from './mutations.js';
+
+function wantsStart(tab: CoreTab): boolean {
+  if (tab.desired !== 'running' || tab.lifecycle === 'failed' || tab.lifecycle === 'suspended') return false;
+  if (tab.starting || tab.verifying || tab.bound) return false;
+  return tab.holder === null || tab.holder.pid === null;
+}
+
+export function reconcile(s: CoreState, fx: Effect[]): CoreState {
+  for (const id of Object.keys(s.tabs).sort()) {
+    if (Object.keys(s.pending).length > 0) return s;
+    const tab = s.tabs[id];
+    if (wantsStart(tab)) {
+      const inc = `${s.serverId}.${s.nextId}`;
+      s = { ...s, nextId: s.nextId + 1 };
+      s = commit(s, fx, { t: 'update', id, patch: { holder: { inc, pid: null, startTime: null }, lifecycle: 'starting' } }, {
+        onOk: [{ t: 'spawnHolder', epoch: s.epoch, tabId: id, inc }],
+        onFail: [],
+        runtime: { tabId: id, ok: { starting: inc } },
+      });
+    } else if (!tab.bound && !tab.verifying && !tab.starting && tab.holder?.pid) {
+      // A recorded holder nobody verified (its last verification could not be committed).
+      fx.push({ t: 'verifyHolder', epoch: s.epoch, tabId: id, ref: tab.holder });
+      s = { ...s, tabs: patchTab(s.tabs, id, { verifying: true }) };
+    } else {
+      s = settleController(s, fx, tab);
+      s = syncReported(s, fx, s.tabs[id]);
+    }
+  }
+  return s;
+}
+
+/** Periodic work: transfers whose acknowledgement went missing are sent again, and holders no row
+ * owns (a spawn that outlived its server, a tab closed meanwhile) are retired. */
+export function onTick(s: CoreState, fx: Effect[]): CoreState {
+  const owned: { tabId: string; inc: string }[] = [];
+  for (const tab of Object.values(s.tabs)) {
+    if (tab.holder) owned.push({ tabId: tab.id, inc: tab.holder.inc });
+    if (tab.starting && tab.starting !== tab.holder?.inc) owned.push({ tabId: tab.id, inc: tab.starting });
+    if (tab.bound && tab.holder && tab.transfer) {
+      fx.push({ t: 'sendToHolder', epoch: s.epoch, tabId: tab.id, inc: tab.holder.inc, cmd: { t: 'setController', ...tab.transfer } });
+    }
+  }
+  fx.push({ t: 'sweepOrphans', epoch: s.epoch, owned });
+  return s;
+}

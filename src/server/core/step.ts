@@ -1,0 +1,62 @@
+// The server's decisions as one pure reducer: step(state, event) → { state, effects } (SPEC §14).
+// The shell feeds it socket, timer, process and registry events and carries out its effects; the
+// simulation does the same against a model world.
+import { commit, freshTab, onCommitted, stop } from './commits.js';
+import { handleControl, onControllerAck } from './controller.js';
+import { onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onVerified } from './holders.js';
+import { onTick, reconcile } from './reconcile.js';
+import { handleTopology } from './topology.js';
+import type { CoreEvent, CoreState, Durable, Effect, StepResult } from './types.js';
+
+/** A server that holds the writer lease loads the registry and commits the next epoch before it
+ * does anything else (SPEC §5). */
+export function boot(serverId: string, now: number, durable: Durable): StepResult {
+  const tabs = Object.fromEntries(Object.values(durable.tabs).map((t) => [t.id, freshTab(t)]));
+  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', degraded: false, now, rev: durable.rev, tabs, clients: {}, pending: {}, nextId: 1 };
+  const fx: Effect[] = [];
+  return { state: commit(s, fx, { t: 'startEpoch', epoch: s.epoch }, { onOk: [], onFail: [] }), effects: fx };
+}
+
+export function step(state: CoreState, event: CoreEvent): StepResult {
+  const fx: Effect[] = [];
+  if (event.t === 'boot') return boot(event.serverId, event.now, event.durable);
+  if (state.phase === 'stopped') return { state, effects: fx };
+  let s = dispatch(state, event, fx);
+  if (s.phase === 'serving' && !s.degraded) s = reconcile(s, fx);
+  return { state: s, effects: fx };
+}
+
+function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect[]): CoreState {
+  if (e.t === 'committed') return onCommitted(s, fx, e.id, e.result);
+  if (e.t === 'fenced') return stop(s, fx);
+  if (s.phase !== 'serving') return s;
+  switch (e.t) {
+    case 'tick':
+      return onTick({ ...s, now: Math.max(s.now, e.now), degraded: false }, fx);
+    case 'clientAttached':
+      return { ...s, clients: { ...s.clients, [e.clientId]: { viewing: null } } };
+    case 'clientGone': {
+      const { [e.clientId]: _gone, ...clients } = s.clients;
+      return { ...s, clients };
+    }
+    case 'request':
+      // A request from a connection the server no longer knows has nobody to answer.
+      if (!s.clients[e.clientId]) return s;
+      if (e.req.op === 'view' || e.req.op === 'claim') return handleControl(s, fx, e.clientId, e.reqId, e.req);
+      return handleTopology(s, fx, e.clientId, e.reqId, e.req);
+    case 'spawned':
+      return onSpawned(s, fx, e.tabId, e.inc, e.pid, e.startTime);
+    case 'spawnFailed':
+      return onSpawnFailed(s, fx, e.tabId, e.inc);
+    case 'holderVerified':
+      return onVerified(s, fx, e.tabId, e.inc, e.facts);
+    case 'holderGone':
+      return onGone(s, fx, e.tabId, e.inc);
+    case 'linkClosed':
+      return onLinkClosed(s, fx, e.tabId, e.inc);
+    case 'holderState':
+      return onHolderState(s, fx, e.tabId, e.inc, e.lifecycle, e.sessionId);
+    case 'controllerAck':
+      return onControllerAck(s, fx, e.tabId, e.inc, e.rev);
+  }
+}

@@ -1,0 +1,158 @@
+// The data the server core reasons over (SPEC §5, §9, §10, §15): its state, the events it is fed
+// and the effects it asks its adapters to carry out. Plain data only, so the core can be driven by
+// the socket/PTY/SQLite shell and by the deterministic simulation alike.
+
+export type Lifecycle = 'starting' | 'running' | 'exited' | 'failed' | 'suspended';
+
+/** A holder incarnation; pid and start time are null until its spawn completed and was bound. */
+export interface HolderRef {
+  inc: string;
+  pid: number | null;
+  startTime: string | null;
+}
+
+export interface Controller {
+  clientId: string | null;
+  rev: number;
+}
+
+/** What the registry keeps of a tab, as far as the core's decisions go. */
+export interface DurableTab {
+  id: string;
+  name: string;
+  ord: number;
+  sessionId: string | null;
+  desired: 'running' | 'stopped';
+  lifecycle: Lifecycle;
+  /** Committed before the spawn (pending incarnation), completed with pid and start at bind. */
+  holder: HolderRef | null;
+  controllerRev: number;
+}
+
+/** The registry as a starting server loads it. */
+export interface Durable {
+  epoch: number;
+  rev: number;
+  tabs: Record<string, DurableTab>;
+}
+
+export interface CoreTab extends DurableTab {
+  /** The incarnation whose spawn is in flight: at most one per tab. */
+  starting: string | null;
+  /** The holder is verified and linked. */
+  bound: boolean;
+  /** A verification (adoption or reconnection) is in flight. */
+  verifying: boolean;
+  /** Times of holder losses still inside the restart budget's window. */
+  losses: number[];
+  /** The controller the holder last acknowledged. */
+  controller: Controller;
+  /** A transfer sent to the holder and not yet acknowledged. */
+  transfer: Controller | null;
+  /** What the bound holder last reported; reconciliation commits any difference, so a report
+   * whose write failed is not lost. */
+  reported: { lifecycle: Lifecycle; sessionId: string | null } | null;
+}
+
+export interface CoreClient {
+  viewing: string | null;
+}
+
+export type Mutation =
+  | { t: 'startEpoch'; epoch: number }
+  | { t: 'insertTab'; tab: DurableTab }
+  | { t: 'retireTab'; id: string }
+  | { t: 'rename'; id: string; name: string }
+  | { t: 'reorder'; order: string[] }
+  | { t: 'update'; id: string; patch: TabPatch };
+
+export type TabPatch = Partial<Pick<DurableTab, 'lifecycle' | 'holder' | 'controllerRev' | 'sessionId' | 'desired'>>;
+
+export type HolderCommand = { t: 'setController'; clientId: string | null; rev: number };
+
+export type Reply =
+  | { ok: true; rev?: number; tabId?: string; focused?: boolean; closed?: boolean; holderInc?: string; controller?: boolean }
+  | { ok: false; code: 'conflict' | 'no-tab' | 'unavailable' | 'write-failed' | 'bad-index' };
+
+export type Request =
+  | { op: 'create'; name: string; sessionId: string | null; expectedRev?: number }
+  | { op: 'close'; tabId: string; expectedRev?: number }
+  | { op: 'rename'; tabId: string; name: string; expectedRev?: number }
+  | { op: 'reorder'; tabId: string; toIndex: number; expectedRev?: number }
+  | { op: 'view'; tabId: string }
+  | { op: 'claim'; tabId: string };
+
+export type CommitResult = 'ok' | 'fenced' | 'failed';
+
+/** What the holder says about itself when verified (adoption or reconnection). */
+export interface HolderFacts {
+  pid: number;
+  startTime: string;
+  controller: Controller;
+  lifecycle: Lifecycle;
+  sessionId: string | null;
+}
+
+export type CoreEvent =
+  | { t: 'boot'; serverId: string; now: number; durable: Durable }
+  | { t: 'committed'; id: number; result: CommitResult }
+  /** An adapter found the fence broken while carrying out a spawn, send or kill. */
+  | { t: 'fenced' }
+  | { t: 'tick'; now: number }
+  | { t: 'clientAttached'; clientId: string }
+  /** Detach, crash or expiry of the client's attachment lease: all the same to the core. */
+  | { t: 'clientGone'; clientId: string }
+  | { t: 'request'; clientId: string; reqId: number; req: Request }
+  | { t: 'spawned'; tabId: string; inc: string; pid: number; startTime: string }
+  | { t: 'spawnFailed'; tabId: string; inc: string }
+  | { t: 'holderVerified'; tabId: string; inc: string; facts: HolderFacts }
+  | { t: 'holderGone'; tabId: string; inc: string }
+  /** The link to a holder closed: the holder may live (reconnect) or not. */
+  | { t: 'linkClosed'; tabId: string; inc: string }
+  | { t: 'holderState'; tabId: string; inc: string; lifecycle: Lifecycle; sessionId: string | null }
+  | { t: 'controllerAck'; tabId: string; inc: string; rev: number };
+
+export type Effect =
+  | { t: 'commit'; id: number; epoch: number; rev: number; mutation: Mutation }
+  | { t: 'spawnHolder'; epoch: number; tabId: string; inc: string }
+  /** Connect, authenticate, and check pid, start time and incarnation (SPEC §4). */
+  | { t: 'verifyHolder'; epoch: number; tabId: string; ref: HolderRef }
+  | { t: 'sendToHolder'; epoch: number; tabId: string; inc: string; cmd: HolderCommand }
+  /** Signal only after checking pid and start time. */
+  | { t: 'kill'; epoch: number; tabId: string; pid: number; startTime: string }
+  /** Retire every holder of the profile whose tab and incarnation no row owns (SPEC §10). */
+  | { t: 'sweepOrphans'; epoch: number; owned: { tabId: string; inc: string }[] }
+  | { t: 'reply'; clientId: string; reqId: number; reply: Reply }
+  | { t: 'notifyClients'; rev: number; change: 'tab' | 'tabRemoved' | 'tabs'; tabId: string | null }
+  | { t: 'exit'; reason: 'fenced' };
+
+/** What a commit does once the registry answers. */
+export interface Pending {
+  mutation: Mutation;
+  /** Effects carried out only after the commit: replies, spawns, kills, notifications. */
+  onOk: Effect[];
+  onFail: Effect[];
+  /** Runtime fields of a tab that change with the commit's outcome. */
+  runtime?: { tabId: string; ok?: Partial<CoreTab>; fail?: Partial<CoreTab> };
+}
+
+export interface CoreState {
+  serverId: string;
+  epoch: number;
+  phase: 'starting' | 'serving' | 'stopped';
+  /** A write failed (SPEC §5, degraded health): reconciliation waits for the next tick rather
+   * than retrying a broken disk in a loop. */
+  degraded: boolean;
+  now: number;
+  rev: number;
+  tabs: Record<string, CoreTab>;
+  clients: Record<string, CoreClient>;
+  pending: Record<number, Pending>;
+  /** Source of commit ids, tab ids and incarnations, unique within this server. */
+  nextId: number;
+}
+
+export interface StepResult {
+  state: CoreState;
+  effects: Effect[];
+}

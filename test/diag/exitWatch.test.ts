@@ -1,0 +1,55 @@
+// Which logged events call for a crash record: an exit nobody asked for, and a holder the server
+// lost or ended for missing heartbeats (recorded once, not again when its death is logged).
+import { describe, it, expect } from 'vitest';
+import { INITIAL_EXIT_WATCH, watchExits, type ExitWatchState } from '../../src/diag/exitWatch.js';
+import type { LogEntry } from '../../src/log.js';
+
+function run(events: Array<[string, Record<string, string | number | null>?]>): Array<string | null> {
+  let state: ExitWatchState = INITIAL_EXIT_WATCH;
+  return events.map(([event, fields]) => {
+    const entry = { at: '', pid: 1, level: 'info', role: 'r', event, ...fields } as LogEntry;
+    const next = watchExits(state, entry);
+    state = next.state;
+    return next.due ? `${next.due.reason}:${JSON.stringify(next.due.detail)}` : null;
+  });
+}
+
+describe('watchExits', () => {
+  it('records a child exit only when a1 did not ask for it', () => {
+    expect(
+      run([
+        ['child-started'],
+        ['child-exited', { code: 1, signal: null }],
+        ['child-started'],
+        ['child-restart', { reason: 'unresponsive' }],
+        ['child-exited', { code: null, signal: 9 }],
+        ['child-started'],
+        ['child-exited', { code: 0, signal: null }],
+        ['terminate'],
+        ['child-exited', { code: null, signal: 1 }],
+      ]),
+    ).toEqual([
+      null,
+      'child-exit:{"exitCode":1,"signal":null}',
+      null,
+      null,
+      null,
+      null,
+      'child-exit:{"exitCode":0,"signal":null}',
+      null,
+      null,
+    ]);
+  });
+
+  it('records a lost holder, and a timed-out one once', () => {
+    expect(
+      run([
+        ['holder-died', { tab: 'a' }],
+        ['holder-timeout', { tab: 'b', silentMs: 15_000 }],
+        ['holder-died', { tab: 'b' }],
+        ['holder-died', { tab: 'b' }],
+        ['adopted', { tab: 'c' }],
+      ]),
+    ).toEqual(['holder-exit:{"tab":"a"}', 'holder-timeout:{"tab":"b","silentMs":15000}', null, 'holder-exit:{"tab":"b"}', null]);
+  });
+});

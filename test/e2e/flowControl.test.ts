@@ -1,0 +1,150 @@
+// Flow control under stress (SPEC §7; issue 7): a child that stops reading its input gets no
+// paste the tab cannot queue whole (refused visibly, before any byte of it is delivered), and a
+// client that stops reading (SIGSTOP) holds up neither other tabs nor other clients, and shows the
+// current surface once it runs again.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it, expect, afterEach } from 'vitest';
+import { e2e, listing, probeViewed, PROMPT_SEEN, waitForStrip, type E2E } from './harness.js';
+import { argvOf, tabProcesses } from './lifecycleHarness.js';
+import { isAlive } from '../helpers/procs.js';
+import { waitFor } from '../helpers/wait.js';
+import type { PtyDriver } from '../helpers/pty.js';
+
+const ALT_1 = '\x1b1';
+const ALT_2 = '\x1b2';
+const REJECTED = 'not accepting input';
+
+let t: E2E;
+const stopped: number[] = [];
+afterEach(async () => {
+  // Continued first, so nothing this test stopped is ever left stopped.
+  for (const pid of stopped.splice(0)) signal(pid, 'SIGCONT');
+  await t?.teardown();
+});
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // Already gone.
+  }
+}
+
+function homePath(name: string): string {
+  return path.join(t.home.dir, name);
+}
+
+function paste(a1: PtyDriver, text: string): void {
+  a1.write(`\x1b[200~${text}\x1b[201~`);
+}
+
+/**
+ * A child that stops reading: it puts its terminal in raw mode, says so, and reads nothing until
+ * SIGUSR1; from then on it appends every byte it reads to OUT, so the test sees exactly what
+ * reached it.
+ */
+const READER = `
+import fs from 'node:fs';
+const out = process.argv[2];
+process.stdin.setRawMode(true);
+process.stdout.write('READER' + '-UP\\n');
+process.on('SIGUSR1', () => process.stdin.on('data', (d) => fs.appendFileSync(out, d)));
+setInterval(() => {}, 1 << 30);
+`;
+
+describe('flow control', () => {
+  it('a child that stops reading: a paste that cannot be queued whole is refused visibly, and none of it is ever delivered', async () => {
+    // The smallest queue the config allows, so the kernel's own PTY buffer plus the queue fill fast.
+    const queueBytes = 64 * 1024;
+    t = e2e({ inputQueueBytes: queueBytes });
+    fs.writeFileSync(homePath('reader.mjs'), READER);
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const tabId = (await listing(t)).tabs[0].id;
+    a1.write(`'${process.execPath}' reader.mjs got.bin\r`);
+    await a1.waitForText('READER-UP');
+    const reader = await waitFor(() => tabProcesses(tabId).find((p) => argvOf(p.pid).includes('reader.mjs')), { what: 'the reader process' });
+
+    // Pastes of 3/4 of the queue, each of its own letter: 768 KiB in all, far more than the
+    // kernel's PTY buffer (about 15 KiB here) and the queue hold while nobody reads.
+    const size = (queueBytes * 3) / 4;
+    const letters = 'abcdefghijklmnop';
+    for (const letter of letters) paste(a1, letter.repeat(size));
+    await a1.waitForText(REJECTED);
+
+    signal(reader.pid, 'SIGUSR1');
+    const got = () => (fs.existsSync(homePath('got.bin')) ? fs.readFileSync(homePath('got.bin'), 'latin1') : '');
+    // Admission works again once the child reads: a marker pasted until one arrives, and since
+    // input is never reordered, every admitted paste arrived before it.
+    await waitFor(() => {
+      if (got().endsWith('!')) return true;
+      paste(a1, '!');
+      return false;
+    }, { what: 'a paste after the child read again', intervalMs: 250 });
+
+    // What reached the child is whole pastes, in the order sent; a refused paste left no byte.
+    const runs = [...got().matchAll(/(.)\1*/g)].map((m) => ({ letter: m[1], length: m[0].length }));
+    expect(runs.pop()?.letter).toBe('!');
+    const delivered = runs.map((r) => r.letter).join('');
+    expect(runs.every((r) => r.length === size), JSON.stringify(runs)).toBe(true);
+    expect([...delivered].map((l) => letters.indexOf(l)).every((i, n, all) => i >= 0 && (n === 0 || i > all[n - 1])), delivered).toBe(true);
+    expect(delivered[0]).toBe('a');
+    expect(delivered.length).toBeLessThan(letters.length);
+    expect(isAlive(reader.pid)).toBe(true);
+  });
+
+  it('a client stopped while its tab floods: other tabs and clients keep working, and it shows the current surface once continued', async () => {
+    t = e2e();
+    const a = t.attach();
+    await a.waitForText(PROMPT_SEEN);
+    const floodTab = (await listing(t)).tabs[0].id;
+    const made = await t.run('new', '--name', 'other');
+    expect(made.code, made.stderr).toBe(0);
+    const otherTab = made.stdout.trim();
+
+    // The flood waits for a file, so it starts only once client A is stopped, and runs until
+    // another; `flooded` says it has run 3 s (a few hundred frames, far more than A's socket
+    // holds: the holder stops sending A frames until it drains).
+    a.write('while [ ! -e go ]; do sleep 0.05; done; : > flooding; SECONDS=0; while [ ! -e stop ]; do seq 1 5000; [ $SECONDS -ge 3 ] && : > flooded; done; echo flood-$((6*7))-done\r');
+    await waitFor(() => tabProcesses(floodTab).some((p) => argvOf(p.pid).includes('sleep')), { what: 'the flood waiting for its go' });
+    signal(a.pid, 'SIGSTOP');
+    stopped.push(a.pid);
+    fs.writeFileSync(homePath('go'), '');
+    await waitFor(() => fs.existsSync(homePath('flooding')), { what: 'the flood started' });
+
+    // Another client, in another tab, echoes while the flood runs and A reads nothing.
+    const b = t.attach();
+    // It opens on the flooding tab, the one last viewed.
+    await waitForStrip(b, ['agent', 'other'], 'agent');
+    b.write(ALT_2);
+    await waitForStrip(b, ['agent', 'other'], 'other');
+    for (let i = 0; i < 3; i++) await probeViewed(b, otherTab);
+    expect(fs.existsSync(homePath('stop'))).toBe(false);
+    await waitFor(() => fs.existsSync(homePath('flooded')), { what: 'the flood went on', timeoutMs: 60_000 });
+
+    // B watches the flooding tab end.
+    b.write(ALT_1);
+    await waitForStrip(b, ['agent', 'other'], 'agent');
+    fs.writeFileSync(homePath('stop'), '');
+    await b.waitForText('flood-42-done');
+    await b.waitForText(PROMPT_SEEN);
+
+    // A, stopped, has drawn none of it yet.
+    await a.flush();
+    expect(a.screenText().join('\n')).not.toContain('flood-42-done');
+    signal(a.pid, 'SIGCONT');
+    const surface = (d: PtyDriver) => d.screenText().slice(1).join('\n');
+    await waitFor(async () => {
+      await Promise.all([a.flush(), b.flush()]);
+      return surface(a).includes('flood-42-done') && surface(a) === surface(b);
+    }, { what: 'client A showing the same surface as client B' });
+    // And A still types into its tab.
+    a.write('echo after-$((1+1))\r');
+    await waitFor(async () => {
+      await b.flush();
+      return surface(b).includes('after-2');
+    }, { what: 'A typing into the tab after it continued' });
+    await a.waitForText('after-2');
+  });
+});

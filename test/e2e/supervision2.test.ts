@@ -1,0 +1,122 @@
+// Supervision (SPEC §10, §15; issue 7): a holder whose PTY creation hangs (the test-only override
+// A1_TEST_PTY_HANG_MS, set in the one tab's environment) misses its start deadline and is
+// replaced within the restart budget while the other tab is untouched; a server killed with no
+// client attached is replaced by a holder after a random 1–3 s, and a clean server exit or a
+// host stop is never followed by a start.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { e2e, hostStop, listing, stateDir, type E2E, type Listing } from './harness.js';
+import { isAlive, pidsWithEnv } from '../helpers/procs.js';
+import { waitFor } from '../helpers/wait.js';
+import { a1Argv } from '../helpers/pty.js';
+import { HOLDER_START_DEADLINE_MS } from '../../src/server/holderLink.js';
+import { SERVER_RESTART_DELAY_MAX_MS, SERVER_RESTART_DELAY_MIN_MS } from '../../src/holder/serverWatch.js';
+
+let t: E2E | undefined;
+afterEach(async () => {
+  await t?.teardown();
+  t = undefined;
+});
+
+interface LogEntry {
+  at: string;
+  pid: number;
+  event: string;
+  reason?: string;
+}
+
+function logEntries(e: E2E, file: RegExp): LogEntry[] {
+  const dir = path.join(stateDir(e), 'logs');
+  return fs
+    .readdirSync(dir)
+    .filter((n) => file.test(n))
+    .flatMap((n) => fs.readFileSync(path.join(dir, n), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogEntry));
+}
+
+/** `a1 ...args` with the test's environment plus `extra`, for this one command. */
+function runWithEnv(e: E2E, extra: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const [file, ...rest] = a1Argv(...args);
+  return new Promise((resolve) => {
+    execFile(file, rest, { env: { ...e.env, ...extra }, cwd: e.home.dir, timeout: 30_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }));
+  });
+}
+
+async function runningTabs(e: E2E, names: string[]): Promise<Listing> {
+  for (const name of names) {
+    const r = await e.run('new', '--name', name);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  return waitFor(async () => {
+    const l = await listing(e);
+    return l.server && l.tabs.length === names.length && l.tabs.every((x) => x.status === 'running' && x.holderPid && x.childPid) ? l : null;
+  }, { what: `tabs ${names.join(', ')} running` });
+}
+
+describe('PTY creation deadline', () => {
+  it('a holder whose PTY creation hangs is replaced within the restart budget; the other tab is untouched', async () => {
+    t = e2e();
+    const before = await runningTabs(t, ['other']);
+    // Only this tab's first holder hangs: the override travels in the creating client's
+    // environment, which its replacement does not get.
+    const made = await runWithEnv(t, { A1_TEST_PTY_HANG_MS: String(HOLDER_START_DEADLINE_MS * 6) }, 'new', '--name', 'slow');
+    expect(made.code, made.stderr).toBe(0);
+    const slowId = made.stdout.trim();
+    const hungHolder = await waitFor(() => pidsWithEnv('A1_HOLDER_TAB', slowId).find(isAlive), { what: 'the hanging holder' });
+    const after = await waitFor(async () => {
+      const l = await listing(t!);
+      const slow = l.tabs.find((x) => x.id === slowId);
+      return slow?.status === 'running' && slow.holderPid && slow.holderPid !== hungHolder ? l : null;
+    }, { what: 'the slow tab running under a replacement holder', timeoutMs: HOLDER_START_DEADLINE_MS * 4 });
+    expect(isAlive(hungHolder)).toBe(false);
+    const other = before.tabs[0];
+    expect(after.tabs.find((x) => x.id === other.id)).toMatchObject({ status: 'running', holderPid: other.holderPid, childPid: other.childPid });
+    expect(after.server!.pid).toBe(before.server!.pid);
+    expect(logEntries(t, /^server/).filter((e) => e.event === 'holder-start-failed')).toHaveLength(1);
+  });
+});
+
+describe('server replacement by holders', () => {
+  it('a killed server is replaced by a holder after 1 to 3 s, with every tab adopted', async () => {
+    t = e2e();
+    const before = await runningTabs(t, ['a', 'b']);
+    const old = before.server!.pid;
+    const killedAt = Date.now();
+    process.kill(old, 'SIGKILL');
+    const after = await waitFor(async () => {
+      const l = await listing(t!);
+      return l.server && l.server.pid !== old && l.tabs.every((x) => x.status === 'running') ? l : null;
+    }, { what: 'a replacement server started by a holder' });
+    expect(after.tabs.map((x) => [x.id, x.holderPid, x.childPid])).toEqual(before.tabs.map((x) => [x.id, x.holderPid, x.childPid]));
+    const started = logEntries(t, /^server/).find((e) => e.event === 'start' && e.pid === after.server!.pid)!;
+    const waited = Date.parse(started.at) - killedAt;
+    expect(waited).toBeGreaterThanOrEqual(SERVER_RESTART_DELAY_MIN_MS);
+    // The replacement's own start adds to the holder's wait; bounded generously for a busy machine.
+    expect(waited).toBeLessThan(SERVER_RESTART_DELAY_MAX_MS + 10_000);
+    expect(logEntries(t, /^holder-/).filter((e) => e.event === 'server-replace').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a clean server exit is never followed by a start from a holder', async () => {
+    t = e2e();
+    const before = await runningTabs(t, ['a', 'b']);
+    process.kill(before.server!.pid, 'SIGTERM');
+    // Each holder decides once its random wait is over, and logs what it found.
+    const decided = await waitFor(() => {
+      const lost = logEntries(t!, /^holder-/).filter((e) => e.event === 'server-lost');
+      return lost.length === 2 ? lost : null;
+    }, { what: 'both holders decided' });
+    expect(decided.map((e) => e.reason)).toEqual(['clean-exit', 'clean-exit']);
+    expect(logEntries(t, /^holder-/).filter((e) => e.event === 'server-replace')).toEqual([]);
+    expect((await listing(t)).server).toBeNull();
+    expect(before.tabs.every((x) => isAlive(x.holderPid!) && isAlive(x.childPid!))).toBe(true);
+  });
+
+  it('a host stop leaves no holder to start a server', async () => {
+    t = e2e();
+    await runningTabs(t, ['a']);
+    await hostStop(t);
+    expect((await listing(t)).server).toBeNull();
+    expect(logEntries(t, /^holder-/).filter((e) => e.event === 'server-replace')).toEqual([]);
+  });
+});

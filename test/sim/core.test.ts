@@ -1,0 +1,227 @@
+// The server core's decisions one interleaving at a time: the races the shell used to guard on its
+// own (late reports and spawns after a close, duplicate close, held sessions) and the rules the
+// simulation relies on (commit before acknowledge, one start in flight, the restart budget,
+// controller transfer, fencing).
+import { describe, expect, it } from 'vitest';
+import { boot, step, HOLDER_LOSSES_ALLOWED, HOLDER_LOSS_WINDOW_MS, spendHolderRestart } from '../../src/server/core/index.js';
+import type { CommitResult, CoreEvent, CoreState, Effect, Mutation } from '../../src/server/core/index.js';
+
+type Answer = (m: Mutation) => CommitResult;
+const ok: Answer = () => 'ok';
+
+/** Feeds one event and answers its commits at once, as the registry adapter does. */
+function drive(state: CoreState, event: CoreEvent, answer: Answer = ok): { state: CoreState; effects: Effect[]; commits: Mutation[] } {
+  const effects: Effect[] = [];
+  const commits: Mutation[] = [];
+  const go = (s: CoreState, e: CoreEvent): CoreState => {
+    const r = step(s, e);
+    let next = r.state;
+    for (const f of r.effects) {
+      if (f.t === 'commit') {
+        commits.push(f.mutation);
+        next = go(next, { t: 'committed', id: f.id, result: answer(f.mutation) });
+      } else effects.push(f);
+    }
+    return next;
+  };
+  return { state: go(state, event), effects, commits };
+}
+
+function served(): CoreState {
+  const b = boot('s1', 0, { epoch: 4, rev: 0, tabs: {} });
+  expect(b.effects).toEqual([{ t: 'commit', id: 1, epoch: 5, rev: 0, mutation: { t: 'startEpoch', epoch: 5 } }]);
+  let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
+  s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
+  return drive(s, { t: 'clientAttached', clientId: 'c2' }).state;
+}
+
+const req = (clientId: string, reqId: number, r: Extract<CoreEvent, { t: 'request' }>['req']): CoreEvent => ({ t: 'request', clientId, reqId, req: r });
+const replies = (fx: Effect[]) => fx.filter((f) => f.t === 'reply').map((f) => (f as Extract<Effect, { t: 'reply' }>).reply);
+const spawns = (fx: Effect[]) => fx.filter((f): f is Extract<Effect, { t: 'spawnHolder' }> => f.t === 'spawnHolder');
+
+/** A served core with one running tab whose holder is bound. */
+function withRunningTab(sessionId: string | null = null) {
+  let s = served();
+  const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId }));
+  s = created.state;
+  const tabId = (replies(created.effects)[0] as { tabId: string }).tabId;
+  const [spawn] = spawns(created.effects);
+  const spawned = drive(s, { t: 'spawned', tabId, inc: spawn.inc, pid: 50, startTime: 'st50' });
+  s = spawned.state;
+  expect(spawned.effects).toContainEqual({ t: 'verifyHolder', epoch: 5, tabId, ref: { inc: spawn.inc, pid: 50, startTime: 'st50' } });
+  const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
+  s = drive(s, { t: 'holderVerified', tabId, inc: spawn.inc, facts }).state;
+  expect(s.tabs[tabId]).toMatchObject({ bound: true, lifecycle: 'running' });
+  return { s, tabId, inc: spawn.inc };
+}
+
+describe('start and fencing', () => {
+  it('does nothing before its epoch is committed, and exits if it cannot commit it', () => {
+    const b = boot('s1', 0, { epoch: 2, rev: 7, tabs: {} });
+    expect(b.state.phase).toBe('starting');
+    const early = drive(b.state, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
+    expect(early.commits).toEqual([]);
+    const failed = drive(b.state, { t: 'committed', id: 1, result: 'failed' });
+    expect(failed.state.phase).toBe('stopped');
+    expect(failed.effects).toEqual([{ t: 'exit', reason: 'fenced' }]);
+  });
+
+  it('stops at a fenced commit: no acknowledgement, and nothing afterwards', () => {
+    const s = served();
+    const r = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }), () => 'fenced');
+    expect(replies(r.effects)).toEqual([{ ok: false, code: 'write-failed' }]);
+    expect(r.effects).toContainEqual({ t: 'exit', reason: 'fenced' });
+    expect(drive(r.state, req('c1', 2, { op: 'create', name: 'b', sessionId: null })).effects).toEqual([]);
+  });
+});
+
+describe('topology', () => {
+  it('acknowledges a create only after its commit, at the next revision', () => {
+    const r = drive(served(), req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
+    expect(r.commits[0]).toMatchObject({ t: 'insertTab', tab: { name: 'a' } });
+    expect(replies(r.effects)).toEqual([{ ok: true, tabId: expect.any(String), rev: 1 }]);
+    expect(r.state.rev).toBe(1);
+  });
+
+  it('never acknowledges a failed write, and keeps nothing of it in memory', () => {
+    const r = drive(served(), req('c1', 1, { op: 'create', name: 'a', sessionId: null }), (m) => (m.t === 'insertTab' ? 'failed' : 'ok'));
+    expect(replies(r.effects)).toEqual([{ ok: false, code: 'write-failed' }]);
+    expect(r.state.tabs).toEqual({});
+    expect(r.state.phase).toBe('serving');
+  });
+
+  it('refuses a mutation against an older revision whole', () => {
+    const { s, tabId } = withRunningTab();
+    const r = drive(s, req('c2', 9, { op: 'rename', tabId, name: 'b', expectedRev: 0 }));
+    expect(replies(r.effects)).toEqual([{ ok: false, code: 'conflict' }]);
+    expect(r.commits).toEqual([]);
+  });
+
+  it('closes once: the second close of the same tab is a no-op', () => {
+    const { s, tabId } = withRunningTab();
+    const first = drive(s, req('c1', 2, { op: 'close', tabId }));
+    expect(first.commits).toEqual([{ t: 'retireTab', id: tabId }]);
+    expect(first.effects).toContainEqual({ t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' });
+    const second = drive(first.state, req('c2', 3, { op: 'close', tabId }));
+    expect(second.commits).toEqual([]);
+    expect(replies(second.effects)).toEqual([{ ok: true, closed: false }]);
+  });
+});
+
+describe('late events after a close', () => {
+  it('kills a spawn that completes after its tab was closed, before binding it', () => {
+    let s = served();
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
+    const [spawn] = spawns(created.effects);
+    s = drive(created.state, req('c1', 2, { op: 'close', tabId: spawn.tabId })).state;
+    const late = drive(s, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 77, startTime: 'st77' });
+    expect(late.commits).toEqual([]);
+    expect(late.effects).toEqual([{ t: 'kill', epoch: 5, tabId: spawn.tabId, pid: 77, startTime: 'st77' }]);
+  });
+
+  it('ignores a holder state or bridge report that arrives after the close', () => {
+    const { s, tabId, inc } = withRunningTab();
+    const closed = drive(s, req('c1', 2, { op: 'close', tabId })).state;
+    const late = drive(closed, { t: 'holderState', tabId, inc, lifecycle: 'failed', sessionId: 'sess-late' });
+    expect(late.commits).toEqual([]);
+    expect(late.effects).toEqual([]);
+    expect(late.state.tabs[tabId]).toBeUndefined();
+  });
+
+  it('ignores reports from a superseded holder incarnation', () => {
+    const { s, tabId } = withRunningTab();
+    const r = drive(s, { t: 'holderState', tabId, inc: 'old', lifecycle: 'failed', sessionId: null });
+    expect(r.commits).toEqual([]);
+  });
+});
+
+describe('agent sessions', () => {
+  it('focuses the tab that holds a session instead of opening it twice', () => {
+    const { s, tabId } = withRunningTab('sess1');
+    const r = drive(s, req('c2', 5, { op: 'create', name: 'again', sessionId: 'sess1' }));
+    expect(r.commits).toEqual([]);
+    expect(replies(r.effects)).toEqual([{ ok: true, tabId, focused: true }]);
+  });
+
+  it('does not record a reported session that another live tab holds', () => {
+    const first = withRunningTab('sess1');
+    const created = drive(first.s, req('c1', 2, { op: 'create', name: 'b', sessionId: null }));
+    const [spawn] = spawns(created.effects);
+    let s = drive(created.state, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 60, startTime: 'st60' }).state;
+    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
+    s = drive(s, { t: 'holderVerified', tabId: spawn.tabId, inc: spawn.inc, facts }).state;
+    const r = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, lifecycle: 'running', sessionId: 'sess1' });
+    expect(r.commits).toEqual([]);
+    expect(r.state.tabs[spawn.tabId].sessionId).toBeNull();
+  });
+});
+
+describe('holders', () => {
+  it('spends at most HOLDER_LOSSES_ALLOWED restarts per window, and the window slides', () => {
+    let times: number[] = [];
+    for (let i = 0; i < HOLDER_LOSSES_ALLOWED; i++) {
+      const spent = spendHolderRestart(times, 1_000 + i);
+      expect(spent.ok).toBe(true);
+      times = spent.times;
+    }
+    expect(spendHolderRestart(times, 2_000)).toEqual({ ok: false, times });
+    const later = spendHolderRestart(times, 1_000 + HOLDER_LOSS_WINDOW_MS);
+    expect(later.ok).toBe(true);
+    expect(later.times).toEqual([1_001, 1_002, 1_000 + HOLDER_LOSS_WINDOW_MS]);
+  });
+
+  it('keeps at most one start in flight per tab', () => {
+    const created = drive(served(), req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
+    expect(spawns(created.effects)).toHaveLength(1);
+    let s = created.state;
+    for (let t = 1; t <= 3; t++) {
+      const r = drive(s, { t: 'tick', now: t * 1000 });
+      expect(spawns(r.effects)).toEqual([]);
+      s = r.state;
+    }
+  });
+
+  it('commits the pending incarnation before spawning it', () => {
+    const created = drive(served(), req('c1', 1, { op: 'create', name: 'a', sessionId: null }), (m) => (m.t === 'update' ? 'failed' : 'ok'));
+    expect(spawns(created.effects)).toEqual([]);
+  });
+
+  it('replaces a lost holder within the budget, then fails the tab', () => {
+    let { s, tabId, inc } = withRunningTab();
+    for (let loss = 1; loss <= HOLDER_LOSSES_ALLOWED + 1; loss++) {
+      const r = drive(s, { t: 'linkClosed', tabId, inc });
+      expect(r.effects).toContainEqual({ t: 'verifyHolder', epoch: 5, tabId, ref: expect.objectContaining({ inc }) });
+      const gone = drive(r.state, { t: 'holderGone', tabId, inc });
+      s = gone.state;
+      const [spawn] = spawns(gone.effects);
+      if (loss <= HOLDER_LOSSES_ALLOWED) {
+        expect(spawn).toBeDefined();
+        inc = spawn.inc;
+        s = drive(s, { t: 'spawned', tabId, inc, pid: 100 + loss, startTime: `st${100 + loss}` }).state;
+        const facts = { pid: 100 + loss, startTime: `st${100 + loss}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
+        s = drive(s, { t: 'holderVerified', tabId, inc, facts }).state;
+      } else {
+        expect(spawn).toBeUndefined();
+        expect(s.tabs[tabId].lifecycle).toBe('failed');
+      }
+    }
+  });
+});
+
+describe('controller', () => {
+  it('gives a viewed tab with no controller to its viewer, commits after the ack, and hands over when the viewer leaves', () => {
+    const { s: s0, tabId, inc } = withRunningTab();
+    const viewed = drive(s0, req('c1', 2, { op: 'view', tabId }));
+    expect(viewed.effects).toContainEqual({ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'setController', clientId: 'c1', rev: 1 } });
+    expect(viewed.commits).toEqual([]);
+    const acked = drive(viewed.state, { t: 'controllerAck', tabId, inc, rev: 1 });
+    expect(acked.commits).toEqual([{ t: 'update', id: tabId, patch: { controllerRev: 1 } }]);
+    let s = drive(acked.state, req('c2', 3, { op: 'view', tabId })).state;
+    expect(s.tabs[tabId].transfer).toBeNull();
+    const gone = drive(s, { t: 'clientGone', clientId: 'c1' });
+    expect(gone.effects).toContainEqual({ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'setController', clientId: 'c2', rev: 2 } });
+    s = gone.state;
+    const claim = drive(s, req('c1', 4, { op: 'claim', tabId }));
+    expect(claim.effects).toEqual([]);
+  });
+});

@@ -1,0 +1,130 @@
+// Deterministic simulation of the server core (SPEC §14): fast-check drives the reducer through
+// a model world with server deaths and SIGSTOPs, broken leases, disk faults, holder and child
+// deaths, lossy and reordering client traffic, broken holder links, controller transfers and
+// client churn. CI runs SIM_RUNS interleavings in total; `A1_SIM_RUNS=100000 npx vitest run
+// --project unit test/sim` runs more (for npm run chaos).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { boot, step } from '../../src/server/core/index.js';
+import type { CoreEvent, CoreState, Effect, Pending } from '../../src/server/core/index.js';
+import { scheduleArb } from './actions.js';
+import { SCHEDULE_LENGTH, SIM_RUNS, simulate } from './run.js';
+import type { Booter, Reducer } from './world.js';
+
+const runs = (share: number) => Math.ceil(SIM_RUNS * share);
+const timeout = (n: number) => Math.max(60_000, n * 20);
+
+describe('server core simulation', () => {
+  it(
+    'keeps every committed mutation, one writer, one tab per session and attributable input under faults',
+    () => {
+      fc.assert(
+        fc.property(scheduleArb(SCHEDULE_LENGTH), (schedule) => {
+          expect(simulate(schedule)).toEqual([]);
+        }),
+        { numRuns: runs(0.5) },
+      );
+    },
+    timeout(runs(0.5)),
+  );
+
+  it(
+    'converges every tab that should run to running or failed once faults stop, leaving no orphan',
+    () => {
+      fc.assert(
+        fc.property(scheduleArb(SCHEDULE_LENGTH), (schedule) => {
+          expect(simulate(schedule, { settle: true })).toEqual([]);
+        }),
+        { numRuns: runs(0.5) },
+      );
+    },
+    timeout(runs(0.5)),
+  );
+});
+
+describe('the schedules reach what the invariants are about', () => {
+  it('every situation arises within a few hundred runs', () => {
+    const seen: Record<string, number> = {};
+    for (const schedule of fc.sample(scheduleArb(SCHEDULE_LENGTH), { numRuns: 400, seed: 7 })) simulate(schedule, { settle: true, seen });
+    const situations = [
+      'write failed',
+      'fenced server exited',
+      'server started beside a live one',
+      'stale epoch refused by a holder',
+      'holder verified',
+      'input admitted',
+      'input refused',
+      'controller transferred',
+      'spawn completed after its close',
+      'tab closed',
+      'tab failed',
+      'held session focused',
+      'stale revision refused',
+    ];
+    expect(situations.filter((s) => !seen[s])).toEqual([]);
+  });
+});
+
+// ---- the simulation can fail: deliberately broken cores are caught ----
+
+/** Answers a create at once instead of after its commit. */
+const ackBeforeCommit: Reducer = (s, e) => {
+  const r = step(s, e);
+  if (e.t !== 'request' || e.req.op !== 'create') return r;
+  const c = r.effects.find((f): f is Extract<Effect, { t: 'commit' }> => f.t === 'commit' && f.mutation.t === 'insertTab');
+  if (!c) return r;
+  const p: Pending = r.state.pending[c.id];
+  const reply = p.onOk.find((f) => f.t === 'reply')!;
+  const pending = { ...r.state.pending, [c.id]: { ...p, onOk: p.onOk.filter((f) => f !== reply), onFail: [] } };
+  return { state: { ...r.state, pending }, effects: [reply, ...r.effects] };
+};
+
+/** Starts under the epoch it found instead of the next one. */
+const noEpochBump: Booter = (id, now, durable) => boot(id, now, { ...durable, epoch: durable.epoch - 1 });
+
+/** Opens a session without looking for the tab that already holds it. */
+const noSessionGuard: Reducer = (s: CoreState, e: CoreEvent) => {
+  if (e.t !== 'request' || e.req.op !== 'create') return step(s, e);
+  const hide = Object.fromEntries(Object.entries(s.tabs).map(([id, t]) => [id, { ...t, sessionId: null }]));
+  const r = step({ ...s, tabs: hide }, e);
+  const tabs = Object.fromEntries(Object.entries(r.state.tabs).map(([id, t]) => [id, { ...t, sessionId: s.tabs[id] ? s.tabs[id].sessionId : t.sessionId }]));
+  return { ...r, state: { ...r.state, tabs } };
+};
+
+/** Leaves a spawn that completes after its tab was closed running (the sweep would end it later). */
+const keepsLateSpawn: Reducer = (s, e) => {
+  const r = step(s, e);
+  if (e.t !== 'spawned' || s.tabs[e.tabId]) return r;
+  return { ...r, effects: r.effects.filter((f) => f.t !== 'kill') };
+};
+
+/** Hands every tab to each client that connects, whether it asked for the tab or not. */
+const controlToNewcomers: Reducer = (s, e) => {
+  let r = step(s, e);
+  if (e.t !== 'clientAttached') return r;
+  for (const tabId of Object.keys(r.state.tabs)) {
+    const claim = step(r.state, { t: 'request', clientId: e.clientId, reqId: -1, req: { op: 'claim', tabId } });
+    r = { state: claim.state, effects: [...r.effects, ...claim.effects.filter((f) => f.t !== 'reply')] };
+  }
+  return r;
+};
+
+describe('the simulation catches broken cores', () => {
+  const BROKEN_RUNS = 3_000;
+  const caught = (opts: Parameters<typeof simulate>[1], pattern: RegExp) => {
+    const out = fc.check(
+      fc.property(scheduleArb(SCHEDULE_LENGTH), (schedule) => simulate(schedule, opts).length === 0),
+      { numRuns: BROKEN_RUNS },
+    );
+    expect(out.failed).toBe(true);
+    const schedule = out.counterexample![0];
+    expect(simulate(schedule, opts).join('\n')).toMatch(pattern);
+  };
+
+  it('a core that acknowledges before its commit loses a mutation', () => caught({ reducer: ackBeforeCommit }, /never committed/), 60_000);
+  it('a core that does not bump the epoch makes two writers', () => caught({ booter: noEpochBump }, /two registry writers/), 60_000);
+  it('a core without the session guard puts a session in two tabs', () => caught({ reducer: noSessionGuard }, /held by tabs/), 60_000);
+  it('a core that does not kill a spawn completing after its close leaks the holder', () => caught({ reducer: keepsLateSpawn }, /survived its spawn/), 60_000);
+  it('a core that gives control to a client that never asked admits unattributable input', () => caught({ reducer: controlToNewcomers }, /admitted in/), 60_000);
+});
+
