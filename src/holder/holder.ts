@@ -28,6 +28,7 @@ import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.j
 import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, inputKeyOf, reduceStatus, type StatusEvent, type StatusState } from '../status/model.js';
 import type { Glyph } from '../app/strip/glyphs.js';
 import { FrameClock } from './frameClock.js';
+import { DroppedLines, readHistoryPage, searchBuffer } from './history.js';
 import { probeServer, restartDelayMs, shouldStartServer, startServerProcess } from './serverWatch.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
@@ -161,6 +162,8 @@ export class Holder {
   /** The child is being killed to be started again (unresponsive, or a restart on request). */
   private forcedRestart = false;
   private readonly parseBudget = new ParseBudget(UNVIEWED_PARSE_MS, UNVIEWED_WINDOW_MS);
+  /** Counted from the first copy-mode request on: clients only compare two replies' counts. */
+  private droppedLines: DroppedLines | null = null;
 
   constructor(
     private readonly init: HolderInit,
@@ -499,7 +502,7 @@ export class Holder {
     let ticket: Ticket | null = null;
     acceptHandshake(conn, {
       role: 'holder',
-      methods: ['surface', 'input', 'resize'],
+      methods: ['surface', 'input', 'resize', 'history'],
       keyFor: (auth) => {
         if (auth.role === 'server') return this.holderKey;
         if (auth.role === 'data') {
@@ -645,6 +648,21 @@ export class Holder {
         if (!this.isController(client, msg.rev as number)) return;
         this.resize(msg.cols as number, msg.rows as number);
         return;
+      // Copy mode: read-only and per client, so any client may ask, controller or not.
+      case 'history': {
+        this.droppedLines ??= new DroppedLines(this.term);
+        const page = readHistoryPage(this.term, msg.from as number, msg.count as number);
+        client.conn.send({ t: 'historyPage', reqId: msg.reqId, dropped: this.droppedLines.total, ...page });
+        return;
+      }
+      case 'search': {
+        this.droppedLines ??= new DroppedLines(this.term);
+        const direction = msg.direction === 'backward' ? 'backward' : 'forward';
+        const result = searchBuffer(this.term, msg.text as string, direction, (msg.from as number | undefined) ?? undefined);
+        const total = this.term.buffer.active.length;
+        client.conn.send({ t: 'searchResult', reqId: msg.reqId, total, dropped: this.droppedLines.total, ...result });
+        return;
+      }
       default:
         return;
     }

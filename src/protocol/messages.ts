@@ -4,6 +4,7 @@
 import { defineSchema } from './schema.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
+import type { HistoryPage, SearchResult } from '../holder/history.js';
 
 /** Control plane: client ⇄ server. */
 export const controlSchema = defineSchema({
@@ -44,6 +45,17 @@ export const dataSchema = defineSchema({
   input: { rev: 'int', events: 'any' },
   resize: { rev: 'int', cols: 'int', rows: 'int' },
   inputRejected: { reason: 'string' },
+  /** Copy mode (any client with a ticket, read-only): lines `from .. from + count - 1` of the model's
+   * buffer, 0 = the oldest scrollback line; count is capped (src/holder/history.ts). */
+  history: { reqId: 'int', from: 'int', count: 'int' },
+  /** lines: Row[] with y = line number; wrapped: line numbers that continue the line before;
+   * dropped: lines the full scrollback has dropped so far (a client shifts its place by the change). */
+  historyPage: { reqId: 'int', total: 'int', from: 'int', lines: 'any', wrapped: 'any', alt: 'boolean', dropped: 'int' },
+  /** Case-sensitive substring search; direction 'forward' | 'backward' from line `from`
+   * (default: the first line forward, the last backward). */
+  search: { reqId: 'int', text: 'string', from: 'int?', direction: 'string' },
+  /** matches: {line, col, len}[] in scan order, in cells; truncated: more exist past the cap. */
+  searchResult: { reqId: 'int', total: 'int', matches: 'any', truncated: 'boolean', dropped: 'int' },
 });
 
 /** Child ⇄ holder: the tab bridge (`a1 status`). Status only: no text of the session. */
@@ -106,6 +118,8 @@ export interface TabInfo {
 
 export type SurfaceMsg = { t: 'surface'; patch: SurfacePatch };
 export type InputMsg = { t: 'input'; rev: number; events: InputEvent[] };
+export type HistoryPageMsg = { t: 'historyPage'; reqId: number; dropped: number } & HistoryPage;
+export type SearchResultMsg = { t: 'searchResult'; reqId: number; total: number; dropped: number } & SearchResult;
 
 /** Typed errors carried in replies. */
 export interface ReplyError {

@@ -8,8 +8,20 @@ export type ExtractOptions = { full: true } | { full: false; rows: number[] };
 
 /** Viewport row `y` (0-based) as runs; trailing default-attribute blanks are left out. */
 export function extractRow(term: Terminal, y: number): Row {
+  return extractLineAs(term, term.buffer.active.viewportY + y, y);
+}
+
+/**
+ * Line `index` of the active buffer (0 = oldest scrollback line) as runs, in the same form as a
+ * viewport row; its `y` is the buffer index. Copy mode reads history through it.
+ */
+export function extractBufferLine(term: Terminal, index: number): Row {
+  return extractLineAs(term, index, index);
+}
+
+function extractLineAs(term: Terminal, index: number, y: number): Row {
   const buffer = term.buffer.active;
-  const line = buffer.getLine(buffer.viewportY + y);
+  const line = buffer.getLine(index);
   const runs: Run[] = [];
   if (!line) return { y, runs };
   const linkOf = linkResolver(term);
