@@ -35,6 +35,9 @@ import { cursorOffset } from './overlays/lineEditor.js';
 import type { Command } from './overlays/commands.js';
 import type { InkLayer } from './inkLayer.js';
 import type { SurfacePatch } from '../surface/types.js';
+import { atBottom, copyModeStep, startCopyMode, type CopyAction, type CopyModeState, type CopyStep } from './copyMode/state.js';
+import { copyModeIndicator, copyModePatch } from './copyMode/view.js';
+import { osc52 } from './copyMode/osc52.js';
 
 /** Paints are coalesced within one event-loop turn, and at most one per this interval: the
  * holder already paces frames, so a short gap keeps a keystroke's echo off any timer. */
@@ -64,6 +67,21 @@ const SESSION_ROW_PREFIX = 'session:';
 /** Spinner frames advance this often while a chip spins: smooth enough, and cheap. */
 const SPINNER_INTERVAL_MS = 125;
 const SPINNING: ReadonlySet<string> = new Set(['working', 'starting']);
+/** Lines one wheel notch scrolls, and arrow keys it sends on the alternate screen: what
+ * common terminals do. */
+const WHEEL_LINES = 3;
+/** Keys typed on entering copy mode wait at most this long for the first lines: long enough for
+ * a holder's page, short enough that a stuck holder never holds the keyboard. */
+const COPY_LOAD_WAIT_MS = 1_000;
+
+/** Copy mode on one view: its state arrives once the holder has said how long its history is. */
+interface CopySession {
+  view: HolderView;
+  state: CopyModeState | null;
+  /** Called once the view's first lines are loaded or copy mode ended: keys wait for it, so a
+   * word motion typed at once finds its line. */
+  ready: () => void;
+}
 
 /** A session no live tab holds, as the server lists it for the picker. */
 interface PastSession {
@@ -153,6 +171,11 @@ class AttachClient {
   private spinnerTimer: NodeJS.Timeout | null = null;
   private autoStarts: number[] = [];
   private lastSurface: SurfacePatch | null = null;
+  /** This client's copy mode (per client: the tab, the child and other clients never see it). */
+  private copy: CopySession | null = null;
+  /** A left press on the live surface of a tab that does not own the mouse: a drag from it
+   * selects in copy mode. Surface coordinates. */
+  private surfacePress: { x: number; y: number } | null = null;
 
   constructor(
     private readonly opts: ClientOptions,
@@ -310,6 +333,7 @@ class AttachClient {
     // this client may not even be the controller (they would be refused there).
     const old = this.view;
     this.view = null;
+    this.leaveCopyMode();
     old?.close();
     this.viewed = tabId;
     const grant = await this.server.request<{ ticket: Ticket; proofKey: string; socketPath: string }>('view', { tabId });
@@ -320,6 +344,9 @@ class AttachClient {
           if (this.view !== view) return;
           this.lastSurface = patch;
           this.compositor.setSurface(patch, STRIP_ROWS);
+          // The holder's width changed (its controller resized): copy mode's lines reflowed.
+          const copying = this.copy?.state;
+          if (copying && patch.cols !== copying.cols) this.copyStep({ kind: 'resize', cols: patch.cols, height: this.surfaceRows() });
           // The holder already paces frames: one that arrives outside the paint interval is
           // painted now, not a loop turn later (it is usually a keystroke's echo).
           this.schedulePaint(true);
@@ -341,6 +368,7 @@ class AttachClient {
           else if (reason === 'read-only') this.showReadOnly();
         },
         closed: () => {
+          if (this.copy?.view === view) this.leaveCopyMode();
           if (this.view !== view) return;
           this.view = null;
           this.renderUi();
@@ -421,6 +449,26 @@ class AttachClient {
           continue;
         }
         const action = matchAction(ev, this.keymap);
+        if (this.copy && !(ev.k === 'mouse' && (ev.y < STRIP_ROWS || this.press))) {
+          // Copy mode has the keys: nothing reaches the tab. copyMode's key leaves it, as do
+          // Ctrl+C (still counting toward a detach) and any other shortcut, which then runs.
+          if (action === 'copyMode') {
+            this.leaveCopyMode();
+            continue;
+          }
+          if (action === 'detach') {
+            const step = onCtrlC(this.detach, Date.now(), this.opts.config.detachIntervalMs);
+            this.detach = step.state;
+            this.leaveCopyMode();
+            if (step.action === 'detach') return this.detachClient();
+            continue;
+          }
+          if (!action) {
+            this.onCopyModeEvent(ev);
+            continue;
+          }
+          this.leaveCopyMode();
+        }
         if (action === 'detach') {
           const step = onCtrlC(this.detach, Date.now(), this.opts.config.detachIntervalMs);
           this.detach = step.state;
@@ -455,7 +503,41 @@ class AttachClient {
             continue;
           }
           const modes = this.lastSurface?.modes;
-          if (!modes || modes.mouse === 'none') continue;
+          if (!modes) continue;
+          const wheel = ev.action === 'press' && (ev.button === 'wheelUp' || ev.button === 'wheelDown');
+          if (modes.mouse === 'none' && wheel && modes.altScreen) {
+            // As common terminals do: a full-screen program without the mouse scrolls by keys.
+            const key = ev.button === 'wheelUp' ? 'up' : 'down';
+            for (let n = 0; n < WHEEL_LINES; n++) forward.push({ k: 'key', key });
+            continue;
+          }
+          if (modes.mouse === 'none' && !modes.altScreen && ev.button === 'left' && ev.action === 'press') {
+            this.surfacePress = { x: ev.x, y: ev.y - STRIP_ROWS };
+            continue;
+          }
+          if (modes.mouse === 'none' && ev.action === 'move' && ev.button === 'left' && this.surfacePress) {
+            // A drag selects: copy mode opens with the cursor at the press, then takes this
+            // motion and what follows as its own.
+            const press = this.surfacePress;
+            this.surfacePress = null;
+            this.sendInput(forward.splice(0));
+            const rest = events.slice(i);
+            if (queued) return this.enterCopyMode(0, press).then(() => this.handleEvents(rest, true));
+            this.chain(() => this.enterCopyMode(0, press));
+            this.chain(() => this.handleEvents(rest, true));
+            return;
+          }
+          if (ev.action === 'release') this.surfacePress = null;
+          if (modes.mouse === 'none' && wheel && ev.button === 'wheelUp') {
+            // The wheel scrolls this client's view of the history: copy mode, scrolled back.
+            this.sendInput(forward.splice(0));
+            const rest = events.slice(i + 1);
+            if (queued) return this.enterCopyMode(-WHEEL_LINES).then(() => this.handleEvents(rest, true));
+            this.chain(() => this.enterCopyMode(-WHEEL_LINES));
+            if (rest.length > 0) this.chain(() => this.handleEvents(rest, true));
+            return;
+          }
+          if (modes.mouse === 'none') continue;
           forward.push({ ...ev, y: ev.y - STRIP_ROWS });
           continue;
         }
@@ -585,8 +667,7 @@ class AttachClient {
         case 'commandPrompt':
           return this.openOverlay({ kind: 'prompt', state: OPEN_PROMPT });
         case 'copyMode':
-          this.addNotice('not available in this version yet');
-          return;
+          return await this.enterCopyMode(0);
         default: {
           const n = /^jump(\d+)$/.exec(action);
           if (n) this.switchTo(jumpTab(this.order(), Number(n[1])));
@@ -854,8 +935,141 @@ class AttachClient {
     this.compositor.resize(this.cols, this.rows);
     if (this.lastSurface) this.compositor.setSurface({ ...this.lastSurface, full: true }, STRIP_ROWS);
     if (this.view?.isController) this.view.resize(this.cols, this.surfaceRows());
+    const copying = this.copy?.state;
+    if (copying) {
+      // The controller's new width reflows the holder's lines; a viewer's does not.
+      const cols = this.view?.isController ? this.cols : copying.cols;
+      this.copyStep({ kind: 'resize', cols, height: this.surfaceRows() });
+    }
     this.renderUi();
   };
+
+  // ---- copy mode ----
+
+  /** Freezes this client's view of the tab on its history, `scroll` lines back from the live
+   * screen; frames keep arriving underneath and show again on leaving. */
+  private async enterCopyMode(scroll: number, press?: { x: number; y: number }): Promise<void> {
+    const view = this.view;
+    const surface = this.lastSurface;
+    if (this.copy || !view || !surface) return;
+    let ready = () => {};
+    const loaded = new Promise<void>((resolve) => (ready = resolve));
+    const session: CopySession = { view, state: null, ready };
+    this.copy = session;
+    this.compositor.freezeSurface();
+    this.renderUi();
+    let head;
+    try {
+      head = await view.history(0, 0);
+    } catch {
+      return this.leaveCopyMode();
+    }
+    if (this.copy !== session) return;
+    // The holder's buffer ends with its screen, so the child's cursor is that far from the end.
+    const cursorLine = head.total - surface.rows + surface.cursor.y;
+    const start = startCopyMode({
+      total: head.total,
+      cols: surface.cols,
+      height: this.surfaceRows(),
+      dropped: head.dropped,
+      cursor: { line: Math.max(0, cursorLine), col: Math.max(0, surface.cursor.x) },
+    });
+    this.applyCopyStep(session, start);
+    if (scroll !== 0) this.copyStep({ kind: 'scroll', lines: scroll });
+    if (press) this.copyStep({ kind: 'pointer', phase: 'press', row: press.y, col: press.x });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([loaded, new Promise<void>((resolve) => (timer = setTimeout(resolve, COPY_LOAD_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  private leaveCopyMode(): void {
+    if (!this.copy) return;
+    this.copy.ready();
+    this.copy = null;
+    this.compositor.showInstead(null);
+    this.schedulePaint();
+    this.renderUi();
+  }
+
+  private onCopyModeEvent(ev: InputEvent): void {
+    const state = this.copy?.state;
+    if (!state) return;
+    if (ev.k === 'mouse') {
+      const pointer = { row: ev.y - STRIP_ROWS, col: ev.x };
+      if (ev.action === 'release') return this.copyStep({ kind: 'pointer', phase: 'release', ...pointer });
+      if (ev.button === 'left') return this.copyStep({ kind: 'pointer', phase: ev.action === 'press' ? 'press' : 'drag', ...pointer });
+      if (ev.action !== 'press') return;
+      if (ev.button === 'wheelUp') this.copyStep({ kind: 'scroll', lines: -WHEEL_LINES });
+      else if (ev.button === 'wheelDown') {
+        this.copyStep({ kind: 'scroll', lines: WHEEL_LINES });
+        // Wheeling down to the live screen returns to it, as the wheel brought one here.
+        const after = this.copy?.state;
+        if (after && atBottom(after)) this.leaveCopyMode();
+      }
+      return;
+    }
+    // Typed text arrives in runs ("k0w"); copy mode's keys are one character each.
+    if (ev.k === 'text') for (const s of ev.s) this.copyStep({ kind: 'key', event: { ...ev, s } });
+    else this.copyStep({ kind: 'key', event: ev });
+  }
+
+  private copyStep(action: CopyAction): void {
+    const session = this.copy;
+    if (!session?.state) return;
+    this.applyCopyStep(session, copyModeStep(session.state, action));
+  }
+
+  /** Takes the step's state and carries out its effects: pages and searches are asked of this
+   * client's holder connection (read-only), a copy goes to the outer terminal as OSC 52. */
+  private applyCopyStep(session: CopySession, step: CopyStep): void {
+    if (this.copy !== session) return;
+    session.state = step.state;
+    const view = session.view;
+    const answer = (action: () => CopyAction) => {
+      const s = this.copy === session ? session.state : null;
+      if (s) this.applyCopyStep(session, copyModeStep(s, action()));
+    };
+    // The holder connection closed under copy mode: the view it froze is gone with it.
+    const lost = () => {
+      if (this.copy === session) this.leaveCopyMode();
+    };
+    for (const effect of step.effects) {
+      switch (effect.kind) {
+        case 'fetch':
+          view.history(effect.from, effect.count).then(
+            (page) => answer(() => ({ kind: 'page', page })),
+            lost,
+          );
+          break;
+        case 'search':
+          view.search(effect.text, 'forward').then(
+            (r) => answer(() => ({ kind: 'searchResult', total: r.total, matches: r.matches, truncated: r.truncated, dropped: r.dropped })),
+            lost,
+          );
+          break;
+        case 'copy': {
+          const encoded = osc52(effect.text);
+          if (encoded.ok) this.stdout.write(encoded.sequence);
+          else this.addNotice(encoded.error.message);
+          break;
+        }
+        case 'notice':
+          this.addNotice(effect.text);
+          break;
+        case 'exit':
+          this.leaveCopyMode();
+          return;
+      }
+    }
+    if (this.copy !== session) return;
+    // Until the view's lines arrive the frozen screen stays up, rather than a blank one.
+    if (step.state.window.rows.length > 0) {
+      session.ready();
+      this.compositor.showInstead(copyModePatch(step.state));
+      this.schedulePaint();
+    }
+    this.renderUi();
+  }
 
   // ---- painting ----
 
@@ -876,7 +1090,9 @@ class AttachClient {
   private uiProps() {
     const now = Date.now();
     this.notices = this.notices.filter((n) => n.until > now);
+    const copying = this.copy?.state;
     const notices = [
+      ...(copying ? [copyModeIndicator(copying)] : this.copy ? ['copy · loading…'] : []),
       ...(this.persistentNotice ? [this.persistentNotice] : []),
       ...this.notices.map((n) => n.text),
       ...this.exitNotice(),

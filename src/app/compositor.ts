@@ -2,7 +2,7 @@
 // the Ink layers (strip, overlays) as cells, composes them, and turns what changed since the
 // last render into bytes for the outer terminal: synchronized-output marks, absolute cursor
 // moves, minimal SGR transitions, OSC 8 links, then the real cursor at the child's cursor.
-import { Attr, DEFAULT_COLOR, RGB_FLAG, type Color, type Cursor, type SurfacePatch } from '../surface/types.js';
+import { Attr, DEFAULT_COLOR, RGB_FLAG, type Color, type Cursor, type Row, type SurfacePatch } from '../surface/types.js';
 import { CellGrid } from './cells.js';
 
 export interface Rect {
@@ -57,6 +57,8 @@ export class Compositor {
   private surfaceCursor: Cursor | null = null;
   private yOffset = 0;
   private cursorOverride: Cursor | null = null;
+  /** A picture shown in place of the surface (copy mode), which keeps updating underneath. */
+  private instead: { grid: CellGrid; cursor: Cursor } | null = null;
   private readonly layers = new Map<string, Layer>();
   /** What the next render should show, and what the outer terminal shows now. */
   private back: CellGrid;
@@ -85,6 +87,7 @@ export class Compositor {
     this.back.resize(cols, rows);
     this.front.resize(cols, rows);
     if (this.surface) this.surface.resize(Math.min(this.surface.cols, cols), Math.min(this.surface.rows, rows));
+    if (this.instead) this.instead.grid.resize(Math.min(this.instead.grid.cols, cols), Math.min(this.instead.grid.rows, rows));
     this.dirtyRows = new Uint8Array(rows);
     this.invalidate();
   }
@@ -113,35 +116,40 @@ export class Compositor {
     if (moved) grid.resize(cols, rows);
     if (moved || patch.full) this.markRows(0, this.rows);
     if (patch.full) grid.clear();
-    for (const row of patch.lines) {
-      if (!Number.isInteger(row.y) || row.y < 0 || row.y >= rows) continue;
-      this.markRows(row.y + yOffset, row.y + yOffset + 1);
-      grid.clearSpan(0, row.y, cols);
-      let x = 0;
-      for (const run of row.runs) {
-        if (x >= cols) break;
-        const text = CONTROL.test(run.s) ? run.s.replace(CONTROLS, '?') : run.s;
-        const fg = color(run.fg);
-        const bg = color(run.bg);
-        const fl = run.fl & ATTR_MASK;
-        const link = run.link === undefined ? undefined : run.link.replace(CONTROLS, '');
-        if (run.w !== undefined) {
-          const w = run.w === 2 ? 2 : 1;
-          grid.put(x, row.y, text, fg, bg, fl, w, link);
-          x += w;
-        } else {
-          for (let k = 0; k < text.length && x < cols; k++, x++) {
-            const c = text.charCodeAt(k);
-            const astral = c >= 0xd800 && c <= 0xdbff && k + 1 < text.length;
-            grid.put(x, row.y, astral ? text.slice(k, k + 2) : text[k], fg, bg, fl, 1, link);
-            if (astral) k++;
-          }
-        }
-      }
-    }
+    for (const y of writeRows(grid, patch.lines, cols, rows)) this.markRows(y + yOffset, y + yOffset + 1);
     this.surfaceCursor = patch.cursor;
     this.yOffset = yOffset;
     this.dirty = true;
+  }
+
+  /**
+   * Shows a full `patch` in place of the surface, at the surface's place, until called with
+   * null: patches given to setSurface meanwhile still apply, so the live surface comes back
+   * current.
+   */
+  showInstead(patch: SurfacePatch | null): void {
+    if (patch === null) {
+      this.instead = null;
+    } else {
+      const cols = clampSide(patch.cols, this.cols);
+      const rows = clampSide(patch.rows, this.rows);
+      const grid = this.instead?.grid ?? new CellGrid(cols, rows);
+      grid.resize(cols, rows);
+      grid.clear();
+      writeRows(grid, patch.lines, cols, rows);
+      this.instead = { grid, cursor: patch.cursor };
+    }
+    this.markRows(0, this.rows);
+  }
+
+  /** Keeps showing the surface as it is now while later patches apply underneath, until
+   * showInstead replaces or ends it. */
+  freezeSurface(): void {
+    if (!this.surface || !this.surfaceCursor) return;
+    const grid = new CellGrid(this.surface.cols, this.surface.rows);
+    grid.blit(this.surface, 0, 0, this.surface.cols, this.surface.rows, 0, 0);
+    this.instead = { grid, cursor: this.surfaceCursor };
+    this.markRows(0, this.rows);
   }
 
   /** No surface at all (no tab viewed): its rows show blank and the cursor is hidden. */
@@ -222,7 +230,8 @@ export class Compositor {
     const back = this.back;
     back.clearSpan(0, y, this.cols);
     const sy = y - this.yOffset;
-    if (this.surface && sy >= 0 && sy < this.surface.rows) back.blit(this.surface, 0, sy, this.surface.cols, 1, 0, y);
+    const surface = this.instead?.grid ?? this.surface;
+    if (surface && sy >= 0 && sy < surface.rows) back.blit(surface, 0, sy, surface.cols, 1, 0, y);
     for (const { rect, cells } of this.layers.values()) {
       if (y < rect.y || y >= rect.y + rect.h) continue;
       back.clearSpan(rect.x, y, rect.w);
@@ -253,11 +262,12 @@ export class Compositor {
 
   private wantedCursor(): Cursor {
     if (this.cursorOverride) return { ...this.cursorOverride, visible: this.cursorOverride.visible && this.onScreen(this.cursorOverride) };
-    const c = this.surfaceCursor;
+    const c = this.instead?.cursor ?? this.surfaceCursor;
+    const surface = this.instead?.grid ?? this.surface;
     const hidden: Cursor = { x: 0, y: 0, visible: false, shape: 'block', blink: false };
-    if (!c || !this.surface) return hidden;
+    if (!c || !surface) return hidden;
     const at = { ...c, y: c.y + this.yOffset };
-    const inSurface = c.x >= 0 && c.y >= 0 && c.x < this.surface.cols && c.y < this.surface.rows;
+    const inSurface = c.x >= 0 && c.y >= 0 && c.x < surface.cols && c.y < surface.rows;
     const covered = [...this.layers.values()].some(({ rect }) => at.x >= rect.x && at.x < rect.x + rect.w && at.y >= rect.y && at.y < rect.y + rect.h);
     return { ...at, visible: c.visible && inSurface && this.onScreen(at) && !covered };
   }
@@ -335,6 +345,38 @@ class Painter {
     this.bg = bg;
     this.fl = fl;
   }
+}
+
+/** Writes surface rows into `grid` (each listed row cleared first); returns the rows written. */
+function writeRows(grid: CellGrid, lines: readonly Row[], cols: number, rows: number): number[] {
+  const written: number[] = [];
+  for (const row of lines) {
+    if (!Number.isInteger(row.y) || row.y < 0 || row.y >= rows) continue;
+    written.push(row.y);
+    grid.clearSpan(0, row.y, cols);
+    let x = 0;
+    for (const run of row.runs) {
+      if (x >= cols) break;
+      const text = CONTROL.test(run.s) ? run.s.replace(CONTROLS, '?') : run.s;
+      const fg = color(run.fg);
+      const bg = color(run.bg);
+      const fl = run.fl & ATTR_MASK;
+      const link = run.link === undefined ? undefined : run.link.replace(CONTROLS, '');
+      if (run.w !== undefined) {
+        const w = run.w === 2 ? 2 : 1;
+        grid.put(x, row.y, text, fg, bg, fl, w, link);
+        x += w;
+      } else {
+        for (let k = 0; k < text.length && x < cols; k++, x++) {
+          const c = text.charCodeAt(k);
+          const astral = c >= 0xd800 && c <= 0xdbff && k + 1 < text.length;
+          grid.put(x, row.y, astral ? text.slice(k, k + 2) : text[k], fg, bg, fl, 1, link);
+          if (astral) k++;
+        }
+      }
+    }
+  }
+  return written;
 }
 
 function cup(x: number, y: number): string {

@@ -2,12 +2,23 @@
 // patches in, input and resize out, admitted by a server-issued ticket.
 import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
-import { dataSchema, type HolderState } from '../protocol/messages.js';
+import { dataSchema, type HolderState, type HistoryPageMsg, type SearchResultMsg } from '../protocol/messages.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
 import type { Ticket } from '../security.js';
 
 const DATA_CONNECT_TIMEOUT_MS = 2_000;
+
+export type HistoryReply = Omit<HistoryPageMsg, 't' | 'reqId'>;
+export type SearchReply = Omit<SearchResultMsg, 't' | 'reqId'>;
+
+/** A view that closed with copy-mode requests outstanding rejects them with this. */
+export class ViewClosedError extends Error {
+  readonly code = 'view-closed';
+  constructor() {
+    super('The connection to the tab closed.');
+  }
+}
 
 export interface HolderViewEvents {
   patch(patch: SurfacePatch): void;
@@ -19,6 +30,10 @@ export interface HolderViewEvents {
 
 export class HolderView {
   private controller = { clientId: null as string | null, rev: 0 };
+  /** Copy-mode requests awaiting their reply, by reqId (replies carry it back). */
+  private readonly requests = new Map<number, { resolve(reply: unknown): void; reject(err: Error): void }>();
+  private nextReqId = 1;
+  private closed = false;
 
   private constructor(
     private readonly conn: Connection,
@@ -42,9 +57,23 @@ export class HolderView {
         case 'inputRejected':
           on.rejected(m.reason as string);
           break;
+        case 'historyPage':
+        case 'searchResult': {
+          const { t: _t, reqId, ...reply } = m;
+          const waiting = this.requests.get(reqId as number);
+          this.requests.delete(reqId as number);
+          waiting?.resolve(reply);
+          break;
+        }
       }
     });
-    conn.onClose(() => on.closed());
+    conn.onClose(() => {
+      this.closed = true;
+      const waiting = [...this.requests.values()];
+      this.requests.clear();
+      for (const w of waiting) w.reject(new ViewClosedError());
+      on.closed();
+    });
   }
 
   static async open(
@@ -56,7 +85,7 @@ export class HolderView {
       await connectHandshake(conn, {
         role: 'data',
         key: Buffer.from(opts.proofKey, 'base64'),
-        methods: ['surface', 'input', 'resize'],
+        methods: ['surface', 'input', 'resize', 'history'],
         extra: { ticket: opts.ticket },
         timeoutMs: DATA_CONNECT_TIMEOUT_MS,
       });
@@ -85,7 +114,26 @@ export class HolderView {
     this.conn.send({ t: 'resize', rev: this.controller.rev, cols, rows });
   }
 
+  /** Lines `from .. from + count - 1` of the tab's history (copy mode; read-only, any client). */
+  history(from: number, count: number): Promise<HistoryReply> {
+    return this.request<HistoryReply>({ t: 'history', from, count });
+  }
+
+  /** Every match of `text` in the tab's history, scanned from `from` in `direction`. */
+  search(text: string, direction: 'forward' | 'backward', from?: number): Promise<SearchReply> {
+    return this.request<SearchReply>({ t: 'search', text, direction, ...(from === undefined ? {} : { from }) });
+  }
+
   close(): void {
     this.conn.close();
+  }
+
+  private request<T>(msg: Record<string, unknown> & { t: string }): Promise<T> {
+    if (this.closed) return Promise.reject(new ViewClosedError());
+    const reqId = this.nextReqId++;
+    return new Promise<T>((resolve, reject) => {
+      this.requests.set(reqId, { resolve: resolve as (reply: unknown) => void, reject });
+      this.conn.send({ ...msg, reqId });
+    });
   }
 }

@@ -406,6 +406,28 @@ describe('Compositor', () => {
     expect(out).not.toContain('\x07');
   });
 
+  it('freezes the surface and shows a picture instead while patches apply underneath, then shows them', async () => {
+    const c = new Compositor(6, 3);
+    const { term } = terminal(6, 3);
+    const screen = async () => {
+      await write(term, c.render());
+      return readCells(term).map((r) => r.map((x) => x.ch).join(''));
+    };
+    c.setSurface(textPatch(6, ['one', 'two', 'three'], cursorAt(1, 2)), 0);
+    expect(await screen()).toEqual(['one   ', 'two   ', 'three ']);
+    c.freezeSurface();
+    c.setSurface({ ...textPatch(6, ['', 'TWO', ''], cursorAt(0, 0)), full: false, lines: [{ y: 1, runs: [{ s: 'TWO', fg: -1, bg: -1, fl: 0 }] }] }, 0);
+    expect(await screen()).toEqual(['one   ', 'two   ', 'three ']);
+    expect(cursorOf(term)).toEqual({ x: 1, y: 2 });
+    c.showInstead(textPatch(6, ['hist a', 'hist b'], cursorAt(3, 1)));
+    expect(await screen()).toEqual(['hist a', 'hist b', '      ']);
+    expect(cursorOf(term)).toEqual({ x: 3, y: 1 });
+    // The diff that arrived meanwhile is on the live surface shown again.
+    c.showInstead(null);
+    expect(await screen()).toEqual(['one   ', 'TWO   ', 'three ']);
+    expect(cursorOf(term)).toEqual({ x: 0, y: 0 });
+  });
+
   it('shows an empty screen without a surface', async () => {
     const c = new Compositor(4, 2);
     c.setSurface(textPatch(4, ['abcd', 'efgh']), 0);

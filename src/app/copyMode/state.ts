@@ -100,7 +100,12 @@ export type CopyAction =
   | { kind: 'key'; event: InputEvent }
   | { kind: 'page'; page: HistoryPageData }
   | { kind: 'searchResult'; total: number; matches: readonly Match[]; truncated: boolean; dropped: number }
-  | { kind: 'resize'; cols: number; height: number };
+  | { kind: 'resize'; cols: number; height: number }
+  /** The mouse wheel: the view moves by `lines` (negative: back), the cursor stays on it. */
+  | { kind: 'scroll'; lines: number }
+  /** The left button over the view at row `row` (0 = the top of the view), column `col`: a
+   * press places the cursor, a drag selects from the press, a release copies what was dragged. */
+  | { kind: 'pointer'; phase: 'press' | 'drag' | 'release'; row: number; col: number };
 
 export interface CopyStep {
   state: CopyModeState;
@@ -152,7 +157,19 @@ export function copyModeStep(state: CopyModeState, action: CopyAction): CopyStep
       const window = cols === state.cols ? state.window : { from: 0, rows: [], wrapped: [] };
       return settle(follow({ ...state, cols, height: Math.max(1, action.height), window }), []);
     }
+    case 'pointer':
+      return onPointer(state, action);
+    case 'scroll': {
+      const top = clamp(state.top + action.lines, 0, Math.max(0, state.total - state.height));
+      const line = clamp(state.cursor.line, top, top + state.height - 1);
+      return settle(follow({ ...state, top, cursor: { line, col: state.cursor.col } }), []);
+    }
   }
+}
+
+/** The view shows the last lines of the document (where live output is). */
+export function atBottom(state: CopyModeState): boolean {
+  return state.top >= Math.max(0, state.total - state.height);
 }
 
 // ---- document ----
@@ -560,6 +577,19 @@ function emacsWordForward(state: CopyModeState): Pos {
   if (!p) return state.cursor;
   const word = walkWhile(p, w.next, (q) => w.cls(q) !== 1);
   return walkWhile(word, w.next, (q) => w.cls(q) === 1);
+}
+
+function onPointer(state: CopyModeState, action: Extract<CopyAction, { kind: 'pointer' }>): CopyStep {
+  if (state.copying || state.prompt) return { state, effects: [] };
+  const at = { line: state.top + action.row, col: action.col };
+  switch (action.phase) {
+    case 'press':
+      return settle(follow({ ...state, cursor: at, selection: null }), []);
+    case 'drag':
+      return settle(follow({ ...state, selection: state.selection ?? { anchor: state.cursor, lineWise: false }, cursor: at }), []);
+    case 'release':
+      return state.selection ? startCopy(state) : { state, effects: [] };
+  }
 }
 
 // ---- copy ----

@@ -6,6 +6,7 @@ import {
   KEEP_LINES,
   PREFETCH_LINES,
   copyModeStep,
+  atBottom,
   selectedRange,
   selectionText,
   startCopyMode,
@@ -247,6 +248,48 @@ function expectedSelection(lines: string[], anchor: { line: number; col: number 
   if (a.line === b.line) return lines[a.line].slice(a.col, b.col + 1);
   return [lines[a.line].slice(a.col), ...lines.slice(a.line + 1, b.line), lines[b.line].slice(0, b.col + 1)].join('\n');
 }
+
+describe('scroll (mouse wheel)', () => {
+  it('moves the view, keeps the cursor on it, stops at the edges and says when it is at the bottom', () => {
+    const holder = new FakeHolder(Array.from({ length: 100 }, (_, i) => `l${i}`));
+    const d = open(holder, 5);
+    expect(atBottom(d.state)).toBe(true);
+    const back = run(holder, d, [{ kind: 'scroll', lines: -3 }]);
+    expect(back.state.top).toBe(92);
+    expect(back.state.cursor.line).toBe(96);
+    expect(atBottom(back.state)).toBe(false);
+    invariantsHold(back.state);
+    const far = run(holder, back, [{ kind: 'scroll', lines: -1000 }]);
+    expect(far.state.top).toBe(0);
+    expect(far.state.cursor.line).toBe(4);
+    invariantsHold(far.state);
+    expect(far.state.window.from).toBe(0);
+    const down = run(holder, far, [{ kind: 'scroll', lines: 1000 }]);
+    expect(down.state.top).toBe(95);
+    expect(atBottom(down.state)).toBe(true);
+    invariantsHold(down.state);
+    expect(down.effects).toEqual([]);
+  });
+});
+
+describe('pointer (mouse selection)', () => {
+  it('a press places the cursor, a drag selects from it, a release copies the dragged text and leaves', () => {
+    const holder = new FakeHolder(['zero', 'alpha beta', 'gamma delta', 'last']);
+    const d = open(holder, 4, 20);
+    const pressed = run(holder, d, [{ kind: 'pointer', phase: 'press', row: 1, col: 6 }]);
+    expect(pressed.state.cursor).toEqual({ line: 1, col: 6 });
+    expect(pressed.state.selection).toBeNull();
+    // A release with nothing dragged copies nothing.
+    expect(run(holder, pressed, [{ kind: 'pointer', phase: 'release', row: 1, col: 6 }]).effects).toEqual([]);
+    const done = run(holder, pressed, [
+      { kind: 'pointer', phase: 'drag', row: 2, col: 3 },
+      { kind: 'pointer', phase: 'drag', row: 2, col: 10 },
+      { kind: 'pointer', phase: 'release', row: 2, col: 10 },
+    ]);
+    expect(done.effects).toEqual([{ kind: 'copy', text: 'beta\ngamma delta' }, { kind: 'exit' }]);
+    expect(done.state.done).toBe(true);
+  });
+});
 
 describe('selection and copy', () => {
   it('copies the selected slice of the lines, char-wise or line-wise, and leaves (property)', () => {

@@ -1,0 +1,99 @@
+// What copy mode shows (issue 8): the loaded history lines in view as a full surface patch, with
+// the selection inverted and search matches highlighted, the cursor on copy mode's cursor, and
+// the one-line indicator. Pure: the client hands the patch to the compositor in place of the
+// live surface, so the live surface keeps updating underneath and returns untouched.
+import { Attr, DEFAULT_COLOR, type Modes, type Row, type Run, type SurfacePatch } from '../../surface/types.js';
+import { selectedRange, type CopyModeState } from './state.js';
+
+/** Matches show black on yellow (palette 3), as most terminals' and editors' search does. */
+const MATCH_FG = 0;
+const MATCH_BG = 3;
+
+const NO_MODES: Modes = {
+  appCursor: false,
+  appKeypad: false,
+  bracketedPaste: false,
+  mouse: 'none',
+  mouseEncoding: 'default',
+  focus: false,
+  altScreen: false,
+};
+
+/** One cell of a row, with its attributes; `w` 0 is the second half of a wide character. */
+interface Cell {
+  s: string;
+  fg: number;
+  bg: number;
+  fl: number;
+  link?: string;
+  w: number;
+}
+
+function cellsOf(row: Row): Cell[] {
+  const cells: Cell[] = [];
+  for (const run of row.runs) {
+    const base = { fg: run.fg, bg: run.bg, fl: run.fl, ...(run.link === undefined ? {} : { link: run.link }) };
+    if (run.w === undefined) {
+      for (const ch of run.s) cells.push({ ...base, s: ch, w: 1 });
+    } else {
+      cells.push({ ...base, s: run.s, w: run.w });
+      for (let i = 1; i < run.w; i++) cells.push({ ...base, s: '', w: 0 });
+    }
+  }
+  return cells;
+}
+
+/** Line `line` of the document as screen row `y`, highlighted; blank while it is not loaded. */
+function renderLine(state: CopyModeState, line: number, y: number): Row {
+  const w = state.window;
+  if (line < w.from || line >= w.from + w.rows.length) return { y, runs: [] };
+  const cells = cellsOf(w.rows[line - w.from]);
+  while (cells.length < state.cols) cells.push({ s: ' ', fg: DEFAULT_COLOR, bg: DEFAULT_COLOR, fl: 0, w: 1 });
+  for (const m of state.search?.matches ?? []) {
+    if (m.line !== line) continue;
+    for (let x = m.col; x < Math.min(cells.length, m.col + m.len); x++) cells[x] = { ...cells[x], fg: MATCH_FG, bg: MATCH_BG };
+  }
+  const sel = selectedRange(state, line);
+  if (sel) {
+    for (let x = sel.from; x < Math.min(cells.length, sel.to); x++) cells[x] = { ...cells[x], fl: cells[x].fl ^ Attr.inverse };
+  }
+  const runs: Run[] = [];
+  for (const c of cells.slice(0, state.cols)) {
+    if (c.w === 0) continue;
+    const run: Run = { s: c.s, fg: c.fg, bg: c.bg, fl: c.fl, ...(c.link === undefined ? {} : { link: c.link }) };
+    if (c.w !== 1 || [...c.s].length !== 1) run.w = c.w;
+    runs.push(run);
+  }
+  return { y, runs };
+}
+
+/** The copy-mode window as a full surface of `state.height` rows. */
+export function copyModePatch(state: CopyModeState): SurfacePatch {
+  const lines: Row[] = [];
+  for (let y = 0; y < state.height; y++) lines.push(renderLine(state, state.top + y, y));
+  return {
+    full: true,
+    cols: state.cols,
+    rows: state.height,
+    lines,
+    cursor: { x: state.cursor.col, y: state.cursor.line - state.top, visible: true, shape: 'block', blink: false },
+    modes: NO_MODES,
+    title: '',
+  };
+}
+
+/** The indicator: where the cursor is, the search being typed or run, and the key that leaves. */
+export function copyModeIndicator(state: CopyModeState): string {
+  if (state.prompt) return `${state.prompt.direction === 'forward' ? '/' : '?'}${state.prompt.line.text}`;
+  const parts = [`copy · line ${state.cursor.line + 1} of ${state.total}`];
+  const search = state.search;
+  if (search?.waiting) parts.push('searching…');
+  else if (search) {
+    const at = search.matches.findIndex((m) => m.line === state.cursor.line && m.col === state.cursor.col);
+    const count = `${search.matches.length}${search.truncated ? '+' : ''}`;
+    parts.push(at >= 0 ? `match ${at + 1} of ${count}` : `${count} matches`);
+  }
+  if (state.copying) parts.push('copying…');
+  parts.push('q leaves');
+  return parts.join(' · ');
+}
