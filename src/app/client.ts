@@ -367,6 +367,10 @@ class AttachClient {
           if (reason === 'queue-full') this.addNotice('not accepting input');
           else if (reason === 'read-only') this.showReadOnly();
         },
+        clipboard: (sequence) => {
+          // The viewed tab's child set the clipboard (OSC 52); the user's config decides.
+          if (this.view === view && this.opts.config.allowClipboardWrite) this.stdout.write(sequence);
+        },
         closed: () => {
           if (this.copy?.view === view) this.leaveCopyMode();
           if (this.view !== view) return;

@@ -25,6 +25,8 @@ export interface HolderViewEvents {
   state(state: HolderState): void;
   controller(c: { clientId: string | null; rev: number }): void;
   rejected(reason: string): void;
+  /** The child's OSC 52 clipboard write, as the sequence to send to the outer terminal. */
+  clipboard?(sequence: string): void;
   closed(): void;
 }
 
@@ -56,6 +58,9 @@ export class HolderView {
           break;
         case 'inputRejected':
           on.rejected(m.reason as string);
+          break;
+        case 'clipboard':
+          on.clipboard?.(m.sequence as string);
           break;
         case 'historyPage':
         case 'searchResult': {

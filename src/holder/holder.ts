@@ -29,6 +29,7 @@ import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, inp
 import type { Glyph } from '../app/strip/glyphs.js';
 import { FrameClock } from './frameClock.js';
 import { DroppedLines, readHistoryPage, searchBuffer } from './history.js';
+import { parseOsc52 } from './clipboard.js';
 import { probeServer, restartDelayMs, shouldStartServer, startServerProcess } from './serverWatch.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
@@ -198,6 +199,13 @@ export class Holder {
     this.rowCache = watching ? rowCache : new RowCache((y) => extractRow(this.term, y), false);
     this.term.onTitleChange((t) => {
       this.title = t;
+    });
+    // OSC 52: writes go to attached clients at once (never persisted or logged); reads and
+    // malformed requests are swallowed here, so the child never gets an answer.
+    this.term.parser.registerOscHandler(52, (data) => {
+      const req = parseOsc52(data);
+      if (req.kind === 'write') for (const c of this.clients) if (c.attached) c.conn.send({ t: 'clipboard', sequence: req.sequence });
+      return true;
     });
     // The model answers terminal queries (DA, DSR) and carries admitted input (SPEC §7).
     this.term.onData((data) => this.writer?.write(data));

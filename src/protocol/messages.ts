@@ -56,6 +56,9 @@ export const dataSchema = defineSchema({
   search: { reqId: 'int', text: 'string', from: 'int?', direction: 'string' },
   /** matches: {line, col, len}[] in scan order, in cells; truncated: more exist past the cap. */
   searchResult: { reqId: 'int', total: 'int', matches: 'any', truncated: 'boolean', dropped: 'int' },
+  /** Holder → client: the child's OSC 52 clipboard write, the whole sequence (src/holder/clipboard.ts).
+   * Never persisted or logged; the client writes it out only if its `allowClipboardWrite` allows. */
+  clipboard: { sequence: 'string' },
 });
 
 /** Child ⇄ holder: the tab bridge (`a1 status`). Status only: no text of the session. */
