@@ -350,6 +350,7 @@ async function cmdHostStatus(argv: Common & { json?: boolean }): Promise<number>
           `socket   ${s.socket}`,
           `logs     ${s.logs}`,
           `counters ${formatCounters(counters)}`,
+          `orphans  ${describeOrphans(s.orphans as { count: number; oldestAgeMs: number | null } | undefined)}`,
           `crashes  ${describeCrashes(crashes, paths.crashDir)}`,
         ].join('\n') + '\n',
       );
@@ -358,6 +359,13 @@ async function cmdHostStatus(argv: Common & { json?: boolean }): Promise<number>
   } finally {
     server.close();
   }
+}
+
+/** Holders of the profile that no tab owns (SPEC §10): how many, and how long the oldest has been one. */
+function describeOrphans(o: { count: number; oldestAgeMs: number | null } | undefined): string {
+  if (!o || o.count === 0) return 'none';
+  const age = o.oldestAgeMs === null ? '' : ` · oldest ${Math.round(o.oldestAgeMs / 1000)}s`;
+  return `${o.count} ${o.count === 1 ? 'holder' : 'holders'} no tab owns${age} (retired after a short grace)`;
 }
 
 async function cmdHostStop(argv: Common): Promise<number> {

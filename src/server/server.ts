@@ -30,7 +30,9 @@ import { writerLockPath } from '../store/layout.js';
 import { FencedError } from '../store/errors.js';
 import { idleSuspendStep, isRunningLifecycle, isSuspendable, serverIdleStep } from './idle.js';
 import { StartSlots } from './startSlots.js';
-import { acceptsHolderReport, closeOutcome, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
+import { acceptsHolderReport, closeOutcome, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
+import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
+import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
 
 /** A live holder whose connection broke is reconnected this many times, this far apart, before
  * it is reported unreachable; a holder that died meanwhile is replaced instead. */
@@ -49,6 +51,12 @@ const HOLDER_MISSED_BEATS = 3;
 const LIVE_CAPTURE_MS = 60_000;
 /** The picker lists at most this many past sessions. */
 const PAST_SESSIONS_LISTED = 50;
+/** How often the profile's holders are compared with the rows that own them (SPEC §10). One look
+ * reads /proc, a few milliseconds, so every 2 s costs nothing and finds an orphan soon. */
+const ORPHAN_SWEEP_MS = 2_000;
+/** An orphan is retired only once it stayed unowned this long: a short grace, longer than one
+ * sweep, so a holder whose row is being written is never raced. */
+const ORPHAN_GRACE_MS = 3_000;
 /** The kind of a tab that runs no agent. */
 const SHELL_KIND = 'shell';
 
@@ -128,6 +136,11 @@ export class Server {
   private pingSeq = 0;
   /** Terminations in flight, so a host stop can wait for them. */
   private readonly terminations = new Set<Promise<void>>();
+  /** Holders (tab and incarnation) this server is ending: not orphans, though no row owns them. */
+  private readonly endingHolders = new Map<string, { tabId: string; inc: string }>();
+  private orphanTimer: NodeJS.Timeout | null = null;
+  private orphansSeen = new Map<string, OrphanSighting>();
+  private orphanReport: OrphanReport = { count: 0, oldestAgeMs: null };
 
   constructor(private readonly d: ServerDeps) {
     this.startSlots = new StartSlots(d.config.tabsMaxConcurrentStarts);
@@ -149,6 +162,80 @@ export class Server {
     this.captureTimer.unref();
     this.heartbeatTimer = setInterval(() => this.heartbeatHolders(), HOLDER_HEARTBEAT_MS);
     this.heartbeatTimer.unref();
+    // Only after adoption: every recorded holder has had its chance to be owned.
+    this.sweepOrphans();
+    this.orphanTimer = setInterval(() => this.sweepOrphans(), ORPHAN_SWEEP_MS);
+    this.orphanTimer.unref();
+  }
+
+  // ---- orphans ----
+
+  /** The holder incarnations that are not orphans: those the rows own (the core's rule, SPEC §10)
+   * and those this server is ending. */
+  private ownedHolders(): { tabId: string; inc: string }[] {
+    const rows = [...this.tabs.values()].map(({ row }) => ({ id: row.id, holder: row.holderInc ? { inc: row.holderInc, pid: null, startTime: null } : null, starting: null }));
+    return [...ownedHolders(rows), ...this.endingHolders.values()];
+  }
+
+  /** Compares the profile's holders with their owners; an orphan past its grace is retired. */
+  private sweepOrphans(): void {
+    if (this.stopping) return;
+    let holders: HolderProcess[];
+    try {
+      holders = profileHolders(this.d.paths.stateDir);
+    } catch (err) {
+      this.d.log.warn('orphan-sweep-failed', { code: errorCode(err) });
+      return;
+    }
+    const step = orphanStep(this.orphansSeen, holders, this.ownedHolders(), Date.now(), ORPHAN_GRACE_MS);
+    this.orphansSeen = step.seen;
+    this.orphanReport = step.report;
+    for (const h of step.retire) void this.track(this.retireOrphan(h));
+  }
+
+  /** Verified by credential, pid and start time, then ended like a closed tab's holder: it is told
+   * to end its session, and its process and its child's session are ended alongside. One that
+   * cannot be verified is left untouched and stays counted (SPEC §4). */
+  private async retireOrphan(h: HolderProcess): Promise<void> {
+    if (!this.stillWriter()) return;
+    let conn: Connection;
+    try {
+      conn = await connectHolder(this.d.paths.holderSock(h.tabId, h.inc), this.holderKey(h.tabId, h.inc));
+    } catch (err) {
+      this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
+      return;
+    }
+    try {
+      const state = await firstState(conn);
+      const same = state.holderPid === h.pid && state.tabId === h.tabId && state.holderInc === h.inc && isSameProcess(h);
+      if (!same) {
+        this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid });
+        return;
+      }
+      // A row may have come to own it meanwhile (an adoption): then it is no orphan.
+      if (this.stopping || this.ownedHolders().some((o) => o.tabId === h.tabId && o.inc === h.inc)) return;
+      const bound: ProcessRef[] = [{ pid: h.pid, startTime: h.startTime }];
+      if (state.childPid && state.childStart) bound.push({ pid: state.childPid, startTime: state.childStart });
+      const plan = planRetirement(
+        {
+          tab: { tabId: h.tabId, agent: false, bound, sessions: state.childPid ? [state.childPid] : [] },
+          otherTabs: [...this.tabs.values()].map((t) => this.claimsOf(t)),
+          processes: snapshotProcesses(),
+          // An orphan's tab may still live with a newer holder: its records are that tab's.
+          records: [],
+          protectedPids: [process.pid, 1],
+        },
+        'cleanup',
+      );
+      conn.send({ t: 'epoch', epoch: this.d.epoch });
+      conn.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
+      const ended = await executeTermination(plan, { graceMs: this.d.config.closeGraceMs });
+      this.d.log.info('orphan-retired', { tab: h.tabId, holderPid: h.pid, count: ended.killed });
+    } catch (err) {
+      this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
+    } finally {
+      conn.close();
+    }
   }
 
   /** Pings every bound holder; one silent for HOLDER_MISSED_BEATS beats is hung: it is killed
@@ -397,13 +484,20 @@ export class Server {
    * carried out alongside (graceful signal, grace window, verified SIGKILL). Never blocks. */
   private endProcesses(tab: TabRuntime, plan: RetirementPlan): Promise<void> {
     const link = tab.link;
+    const inc = tab.row.holderInc;
+    const ending = `${tab.row.id}\n${inc}`;
+    if (inc) this.endingHolders.set(ending, { tabId: tab.row.id, inc });
     crashPoint('holder.terminate.before');
     link?.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
     crashPoint('holder.terminate.after');
     return this.track(
-      executeTermination(plan, { graceMs: this.d.config.closeGraceMs }).then(() => {
-        link?.close();
-      }),
+      executeTermination(plan, { graceMs: this.d.config.closeGraceMs })
+        .then(() => {
+          link?.close();
+        })
+        .finally(() => {
+          this.endingHolders.delete(ending);
+        }),
     );
   }
 
@@ -421,7 +515,7 @@ export class Server {
     try {
       const state = await firstState(conn);
       const start = procStartTime(state.holderPid);
-      if (state.tabId !== row.id || state.holderInc !== row.holderInc || !start || !procEnvironHas(state.holderPid, 'A1_HOLDER_INC', row.holderInc!)) {
+      if (state.tabId !== row.id || state.holderInc !== row.holderInc || !start || !procEnvironHas(state.holderPid, HOLDER_INC_ENV, row.holderInc!)) {
         conn.close();
         return false;
       }
@@ -469,7 +563,7 @@ export class Server {
       crashPoint('holder.spawn.before');
       const spawned = await spawnHolder({
         entry: this.d.entry,
-        env: { ...this.d.holderEnv, A1_HOLDER_TAB: id, A1_HOLDER_INC: inc },
+        env: { ...this.d.holderEnv, [HOLDER_TAB_ENV]: id, [HOLDER_INC_ENV]: inc, [HOLDER_PROFILE_ENV]: this.d.paths.stateDir },
         init: {
           tabId: id,
           holderInc: inc,
@@ -1064,6 +1158,7 @@ export class Server {
       logs: this.d.paths.logsDir,
       crashRecords: this.d.paths.crashDir,
       registry: this.d.paths.registryFile,
+      orphans: this.orphanReport,
       ...this.d.diag?.(),
     };
   }
@@ -1167,6 +1262,7 @@ export class Server {
     if (this.idleTimer) clearInterval(this.idleTimer);
     if (this.captureTimer) clearInterval(this.captureTimer);
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.orphanTimer) clearInterval(this.orphanTimer);
     for (const c of this.clients.keys()) c.close();
     for (const t of this.tabs.values()) t.link?.close();
     // A fenced server's socket path is its successor's now; closing the listener would unlink

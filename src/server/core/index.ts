@@ -4,4 +4,5 @@ export { applyMutation, isTopology, orderedIds } from './mutations.js';
 export { acceptsHolderReport, closeOutcome, sessionHolder, spawnOutcome, type TabPresence } from './guards.js';
 export { HOLDER_LOSSES_ALLOWED, HOLDER_LOSS_WINDOW_MS, spendHolderRestart } from './holders.js';
 export { freshTab } from './commits.js';
+export { ownedHolders } from './reconcile.js';
 export type * from './types.js';

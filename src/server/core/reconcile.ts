@@ -39,17 +39,25 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
   return s;
 }
 
+/** The holder incarnations the registry's rows own: the recorded one (pending or bound) and a
+ * spawn in flight. Any other holder of the profile is an orphan (SPEC §10). */
+export function ownedHolders(tabs: Iterable<Pick<CoreTab, 'id' | 'holder' | 'starting'>>): { tabId: string; inc: string }[] {
+  const owned: { tabId: string; inc: string }[] = [];
+  for (const tab of tabs) {
+    if (tab.holder) owned.push({ tabId: tab.id, inc: tab.holder.inc });
+    if (tab.starting && tab.starting !== tab.holder?.inc) owned.push({ tabId: tab.id, inc: tab.starting });
+  }
+  return owned;
+}
+
 /** Periodic work: transfers whose acknowledgement went missing are sent again, and holders no row
  * owns (a spawn that outlived its server, a tab closed meanwhile) are retired. */
 export function onTick(s: CoreState, fx: Effect[]): CoreState {
-  const owned: { tabId: string; inc: string }[] = [];
   for (const tab of Object.values(s.tabs)) {
-    if (tab.holder) owned.push({ tabId: tab.id, inc: tab.holder.inc });
-    if (tab.starting && tab.starting !== tab.holder?.inc) owned.push({ tabId: tab.id, inc: tab.starting });
     if (tab.bound && tab.holder && tab.transfer) {
       fx.push({ t: 'sendToHolder', epoch: s.epoch, tabId: tab.id, inc: tab.holder.inc, cmd: { t: 'setController', ...tab.transfer } });
     }
   }
-  fx.push({ t: 'sweepOrphans', epoch: s.epoch, owned });
+  fx.push({ t: 'sweepOrphans', epoch: s.epoch, owned: ownedHolders(Object.values(s.tabs)) });
   return s;
 }
