@@ -73,6 +73,12 @@ export class ServerClient {
           deadline = Date.now() + SERVER_START_TIMEOUT_MS;
           continue;
         }
+        // A server this client just started (or just replaced) is alive: on a loaded machine its
+        // first handshake may take longer than the connect budget, which is no reason to give up.
+        if (code === 'unresponsive' && (replaced || tried) && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 30));
+          continue;
+        }
         const absent = code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'no-token';
         if (!absent) throw err instanceof ServerError ? err : new ServerError('unresponsive', 'The a1 server is not responding.');
         if (!opts.start) throw new ServerError('no-server', `No a1 server is running for profile "${paths.profile}".`);

@@ -567,15 +567,21 @@ export class Holder {
     const { serverSocketPath, profile } = this.init;
     if (!serverSocketPath || !profile || this.terminating) return;
     setTimeout(() => {
-      if (this.server || this.terminating) return;
+      // An attached client starts the replacement itself, or it has stopped starting them (its
+      // start budget is spent) and offers [r]: either way this holder must not start one.
+      if (this.server || this.terminating || this.hasAttachedClient()) return;
       void probeServer(serverSocketPath, this.init.writerLockPath).then((probe) => {
-        if (this.server) return;
+        if (this.server || this.hasAttachedClient()) return;
         this.log.info('server-lost', { reason: probe });
         if (!shouldStartServer(probe, this.terminating)) return;
         this.log.warn('server-replace');
         startServerProcess(process.argv[1], profile, process.env);
       });
     }, restartDelayMs()).unref();
+  }
+
+  private hasAttachedClient(): boolean {
+    return [...this.clients].some((c) => c.attached);
   }
 
   /** Epoch fencing (SPEC §5): commands from a lower epoch than any seen are refused. */
