@@ -2,18 +2,14 @@
 // over it, lines dropped by a full scrollback, and a reader that changes nothing for the child or
 // the controlling client.
 import { describe, it, expect, afterEach } from 'vitest';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { spawnHolder, connectHolder, firstState } from '../../src/server/holderLink.js';
+import { connectHolder, firstState } from '../../src/server/holderLink.js';
 import { connectUnix, type Connection } from '../../src/protocol/connection.js';
 import { connectHandshake } from '../../src/protocol/handshake.js';
 import { dataSchema, type HistoryPageMsg, type SearchResultMsg } from '../../src/protocol/messages.js';
 import { HISTORY_PAGE_MAX_LINES } from '../../src/holder/history.js';
 import { deriveKey, makeTicket, ticketProofKey, TICKET_TTL_MS } from '../../src/security.js';
 import type { Row, SurfacePatch } from '../../src/surface/types.js';
-import { A1_BIN } from '../helpers/pty.js';
+import { startTestHolder } from './holderHarness.js';
 import { waitFor } from '../helpers/wait.js';
 
 const SCROLLBACK = 10_000;
@@ -25,49 +21,7 @@ afterEach(() => {
 });
 
 async function startHolder() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a1hist-'));
-  const secret = crypto.randomBytes(32);
-  const tabId = 'tabhist';
-  const inc = 'inc1';
-  const socketPath = path.join(dir, 'h.sock');
-  const spawned = await spawnHolder({
-    entry: A1_BIN,
-    env: { ...process.env, A1_HOME: dir },
-    init: {
-      tabId,
-      holderInc: inc,
-      epoch: 1,
-      command: ['/bin/bash', '--norc', '--noprofile'],
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PS1: 'h$ ', HOME: dir },
-      cols: 80,
-      rows: ROWS,
-      scrollback: SCROLLBACK,
-      umask: 0o022,
-      socketPath,
-      holderKey: deriveKey(secret, 'holder', tabId, inc).toString('base64'),
-      ticketKey: deriveKey(secret, 'ticket', tabId, inc).toString('base64'),
-      inputQueueBytes: 1024 * 1024,
-      logDir: path.join(dir, 'logs'),
-      resumeCommand: null,
-      recoveryDir: dir,
-      bridgeKey: deriveKey(secret, 'bridge', tabId, inc).toString('base64'),
-      bridgeSocketPath: path.join(dir, 'b.sock'),
-      agentKind: null,
-      stallNoticeMs: 300_000,
-      unresponsiveRestartMs: 120_000,
-    },
-  });
-  cleanups.push(() => {
-    for (const pid of [spawned.childPid, spawned.pid]) {
-      try {
-        if (pid) process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const { secret, tabId, inc, socketPath, spawned } = await startTestHolder(cleanups, { tabId: 'tabhist', epoch: 1, rows: ROWS, scrollback: SCROLLBACK, dirPrefix: 'a1hist-' });
   const ticketKey = deriveKey(secret, 'ticket', tabId, inc);
   const server = await connectHolder(socketPath, deriveKey(secret, 'holder', tabId, inc));
   cleanups.push(() => server.close());

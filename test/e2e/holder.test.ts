@@ -3,16 +3,14 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { spawnHolder, connectHolder, firstState } from '../../src/server/holderLink.js';
+import { connectHolder, firstState } from '../../src/server/holderLink.js';
 import net from 'node:net';
 import { connectUnix, Connection } from '../../src/protocol/connection.js';
 import { connectHandshake } from '../../src/protocol/handshake.js';
 import { dataSchema } from '../../src/protocol/messages.js';
-import { deriveKey, makeTicket, ticketProofKey, TICKET_TTL_MS, type Ticket } from '../../src/security.js';
+import { ticketProofKey, type Ticket } from '../../src/security.js';
 import type { SurfacePatch } from '../../src/surface/types.js';
-import { A1_BIN } from '../helpers/pty.js';
+import { startTestHolder } from './holderHarness.js';
 import { waitFor } from '../helpers/wait.js';
 import { isAlive } from '../helpers/procs.js';
 
@@ -21,53 +19,8 @@ afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
 
-async function startHolder() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a1h-'));
-  const secret = crypto.randomBytes(32);
-  const tabId = 'tabtest';
-  const inc = 'inc1';
-  const socketPath = path.join(dir, 'h.sock');
-  const spawned = await spawnHolder({
-    entry: A1_BIN,
-    env: { ...process.env, A1_HOME: dir },
-    init: {
-      tabId,
-      holderInc: inc,
-      epoch: 5,
-      command: ['/bin/bash', '--norc', '--noprofile'],
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PS1: 'h$ ', HOME: dir },
-      cols: 80,
-      rows: 24,
-      scrollback: 1000,
-      umask: 0o022,
-      socketPath,
-      holderKey: deriveKey(secret, 'holder', tabId, inc).toString('base64'),
-      ticketKey: deriveKey(secret, 'ticket', tabId, inc).toString('base64'),
-      inputQueueBytes: 1024 * 1024,
-      logDir: path.join(dir, 'logs'),
-      resumeCommand: null,
-      recoveryDir: dir,
-      bridgeKey: deriveKey(secret, 'bridge', tabId, inc).toString('base64'),
-      bridgeSocketPath: path.join(dir, 'b.sock'),
-      agentKind: null,
-      stallNoticeMs: 300_000,
-      unresponsiveRestartMs: 120_000,
-    },
-  });
-  cleanups.push(() => {
-    for (const pid of [spawned.childPid, spawned.pid]) {
-      try {
-        if (pid) process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const ticketKey = deriveKey(secret, 'ticket', tabId, inc);
-  const ticket = (clientId: string, expiresAt = Date.now() + TICKET_TTL_MS) => makeTicket(ticketKey, { clientId, tabId, holderInc: inc, expiresAt });
-  return { dir, secret, tabId, inc, socketPath, spawned, holderKey: deriveKey(secret, 'holder', tabId, inc), ticketKey, ticket };
+function startHolder() {
+  return startTestHolder(cleanups, { tabId: 'tabtest', epoch: 5, rows: 24, scrollback: 1000, dirPrefix: 'a1h-' });
 }
 
 async function dataConnect(socketPath: string, ticket: Ticket, key: Buffer): Promise<Connection> {
