@@ -70,17 +70,11 @@ const SPINNING: ReadonlySet<string> = new Set(['working', 'starting']);
 /** Lines one wheel notch scrolls, and arrow keys it sends on the alternate screen: what
  * common terminals do. */
 const WHEEL_LINES = 3;
-/** Keys typed on entering copy mode wait at most this long for the first lines: long enough for
- * a holder's page, short enough that a stuck holder never holds the keyboard. */
-const COPY_LOAD_WAIT_MS = 1_000;
 
 /** Copy mode on one view: its state arrives once the holder has said how long its history is. */
 interface CopySession {
   view: HolderView;
   state: CopyModeState | null;
-  /** Called once the view's first lines are loaded or copy mode ended: keys wait for it, so a
-   * word motion typed at once finds its line. */
-  ready: () => void;
 }
 
 /** A session no live tab holds, as the server lists it for the picker. */
@@ -956,9 +950,7 @@ class AttachClient {
     const view = this.view;
     const surface = this.lastSurface;
     if (this.copy || !view || !surface) return;
-    let ready = () => {};
-    const loaded = new Promise<void>((resolve) => (ready = resolve));
-    const session: CopySession = { view, state: null, ready };
+    const session: CopySession = { view, state: null };
     this.copy = session;
     this.compositor.freezeSurface();
     this.renderUi();
@@ -981,14 +973,10 @@ class AttachClient {
     this.applyCopyStep(session, start);
     if (scroll !== 0) this.copyStep({ kind: 'scroll', lines: scroll });
     if (press) this.copyStep({ kind: 'pointer', phase: 'press', row: press.y, col: press.x });
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([loaded, new Promise<void>((resolve) => (timer = setTimeout(resolve, COPY_LOAD_WAIT_MS)))]);
-    clearTimeout(timer);
   }
 
   private leaveCopyMode(): void {
     if (!this.copy) return;
-    this.copy.ready();
     this.copy = null;
     this.compositor.showInstead(null);
     this.schedulePaint();
@@ -1068,7 +1056,6 @@ class AttachClient {
     if (this.copy !== session) return;
     // Until the view's lines arrive the frozen screen stays up, rather than a blank one.
     if (step.state.window.rows.length > 0) {
-      session.ready();
       this.compositor.showInstead(copyModePatch(step.state));
       this.schedulePaint();
     }

@@ -76,6 +76,9 @@ export interface CopyModeState {
   search: SearchState | null;
   /** `y` was pressed: the selection is copied once all of its lines are loaded. */
   copying: boolean;
+  /** Keys typed while the cursor's line was still on its way: they run, in order, once it
+   * arrives, so `kk0w` typed on entry lands where it would on loaded lines. */
+  queued: readonly InputEvent[];
   done: boolean;
 }
 
@@ -137,6 +140,7 @@ export function startCopyMode(start: CopyModeStart): CopyStep {
     prompt: null,
     search: null,
     copying: false,
+    queued: [],
     done: false,
   };
   return settle(follow(state), []);
@@ -148,7 +152,7 @@ export function copyModeStep(state: CopyModeState, action: CopyAction): CopyStep
     case 'key':
       return onKey(state, action.event);
     case 'page':
-      return settle(receivePage(rebase(state, action.page.dropped), action.page), []);
+      return runQueued(settle(receivePage(rebase(state, action.page.dropped), action.page), []));
     case 'searchResult':
       return onSearchResult(rebase(state, action.dropped), action);
     case 'resize': {
@@ -379,7 +383,39 @@ const MOTIONS: Readonly<Record<string, Motion>> = {
   'alt+f': (s) => emacsWordForward(s), 'alt+b': (s) => wordBack(s, true),
 };
 
+/** The cursor's line is asked for and not here yet: a key now would act on nothing. */
+function waitsForLines(state: CopyModeState): boolean {
+  return state.pending !== null && !loaded(state, state.cursor.line);
+}
+
+/** Leaving never waits for lines, unless a queued `/` or `?` makes the key search text. */
+function leavesNow(state: CopyModeState, ev: InputEvent): boolean {
+  const key = eventKey(ev);
+  if (key !== 'q' && key !== 'escape') return false;
+  return !state.prompt && !state.queued.some((q) => {
+    const k = eventKey(q);
+    return k === '/' || k === '?';
+  });
+}
+
+/** Runs the queued keys while their lines are loaded; the rest wait for the next page. */
+function runQueued(step: CopyStep): CopyStep {
+  let state = step.state;
+  const effects = [...step.effects];
+  while (state.queued.length > 0 && !state.done && !waitsForLines(state)) {
+    const [ev, ...rest] = state.queued;
+    const next = onKey({ ...state, queued: [] }, ev);
+    state = { ...next.state, queued: [...next.state.queued, ...rest] };
+    effects.push(...next.effects);
+  }
+  if (state.done) state = { ...state, queued: [] };
+  return { state, effects };
+}
+
 function onKey(state: CopyModeState, ev: InputEvent): CopyStep {
+  if ((state.queued.length > 0 || (!state.prompt && waitsForLines(state))) && !leavesNow(state, ev)) {
+    return { state: { ...state, queued: [...state.queued, ev] }, effects: [] };
+  }
   if (state.prompt) return onPromptKey(state, ev);
   const key = eventKey(ev);
   if (key === null) return { state, effects: [] };
@@ -394,7 +430,7 @@ function onKey(state: CopyModeState, ev: InputEvent): CopyStep {
   switch (key) {
     case 'q':
     case 'escape':
-      return { state: { ...state, done: true, copying: false }, effects: [{ kind: 'exit' }] };
+      return { state: { ...state, done: true, copying: false, queued: [] }, effects: [{ kind: 'exit' }] };
     case 'v':
     case 'space':
       return settle({ ...state, selection: state.selection && !state.selection.lineWise ? null : { anchor: state.selection?.anchor ?? state.cursor, lineWise: false } }, []);

@@ -127,6 +127,49 @@ describe('startCopyMode', () => {
   });
 });
 
+describe('keys typed before the lines arrive', () => {
+  /** Applies actions without answering fetches: the pages are still on their way. */
+  function unanswered(step: CopyStep, actions: CopyAction[]): { state: CopyModeState; effects: CopyEffect[] } {
+    let state = step.state;
+    const effects = [...step.effects];
+    for (const a of actions) {
+      const next = copyModeStep(state, a);
+      state = next.state;
+      effects.push(...next.effects);
+    }
+    return { state, effects };
+  }
+
+  it('wait for the cursor\'s line and then run in order, as on loaded lines', () => {
+    const doc = ['$ printf', 'alpha beta', 'gamma delta', '$ '];
+    const holder = new FakeHolder(doc);
+    const start = startCopyMode({ total: 4, cols: 20, height: 4, dropped: 0, cursor: { line: 3, col: 2 } });
+    const early = unanswered(start, keys('kk0wvje'));
+    // Nothing moved yet: a word motion on no line would go nowhere.
+    expect(early.state.cursor).toEqual({ line: 3, col: 2 });
+    expect(early.state.queued).toHaveLength(7);
+    const fetch = early.effects.find((e) => e.kind === 'fetch')!;
+    if (fetch.kind !== 'fetch') throw new Error('no fetch');
+    const d = serve(holder, copyModeStep(early.state, { kind: 'page', page: holder.page(fetch.from, fetch.count) }));
+    expect(d.state.queued).toEqual([]);
+    expect(d.state.cursor).toEqual({ line: 2, col: 10 });
+    expect(d.state.selection?.anchor).toEqual({ line: 1, col: 6 });
+    const copied = run(holder, d, [text('y')]);
+    expect(copied.effects).toEqual([{ kind: 'copy', text: 'beta\ngamma delta' }, { kind: 'exit' }]);
+  });
+
+  it('q leaves at once, dropping what waits, unless a waiting / makes it search text', () => {
+    const start = startCopyMode({ total: 4, cols: 20, height: 4, dropped: 0 });
+    const left = unanswered(start, [...keys('kw'), text('q')]);
+    expect(left.state.done).toBe(true);
+    expect(left.state.queued).toEqual([]);
+    expect(left.effects.at(-1)).toEqual({ kind: 'exit' });
+    const searching = unanswered(start, keys('k/q'));
+    expect(searching.state.done).toBe(false);
+    expect(searching.state.queued).toHaveLength(3);
+  });
+});
+
 describe('motions', () => {
   const doc = ['foo bar.baz  qux', '', '  end', 'x'];
 
@@ -387,12 +430,14 @@ describe('selection and copy', () => {
   });
 
   it('refuses a selection of more lines than OSC 52 can carry, before fetching it', () => {
-    const total = COPY_MAX_LINES + 10;
-    let state = startCopyMode({ total, cols: 20, height: 5, dropped: 0 }).state;
-    for (const a of [text('v'), text('g')]) state = copyModeStep(state, a).state;
+    const holder = new FakeHolder(Array.from({ length: COPY_MAX_LINES + 10 }, (_, i) => `l${i}`));
+    const { state } = run(holder, open(holder), [text('v'), text('g')]);
+    const asked = holder.requests.length;
     const step = copyModeStep(state, text('y'));
     expect(step.effects).toEqual([{ kind: 'notice', text: expect.stringContaining('too large') }]);
     expect(step.state.copying).toBe(false);
+    // Only the view and its margins were ever asked for, never the selection.
+    expect(asked).toBeLessThanOrEqual(4);
   });
 
   it('leaves with q or Esc, and ignores everything after', () => {
