@@ -26,7 +26,7 @@ import { glyphFor } from './ui/chip.js';
 import { glyphText } from './strip/glyphs.js';
 import { overlaySize, hotkeysPageRows, type Overlay } from './ui/overlayLayout.js';
 import { editPrompt, OPEN_PROMPT } from './overlays/prompt.js';
-import { movePicker, openPicker, type PickerTab } from './overlays/picker.js';
+import { movePicker, openPicker, setPickerTabs, type PickerTab } from './overlays/picker.js';
 import { confirmKey } from './overlays/confirm.js';
 import { scrollHotkeys, openHotkeys } from './overlays/hotkeys.js';
 import { moveMenu, chipMenu, tabsMenu } from './overlays/menu.js';
@@ -317,6 +317,8 @@ class AttachClient {
       const next = this.tabs[0];
       if (next) void this.viewTab(next.id);
     }
+    // An open picker follows the tabs: one came or went, or a status or title changed.
+    if (this.overlay?.kind === 'picker') this.overlay = { kind: 'picker', state: setPickerTabs(this.overlay.state, this.pickerTabs(), this.viewed) };
     this.renderUi();
   }
 
@@ -786,7 +788,7 @@ class AttachClient {
   }
 
   private pickerTabs(): PickerTab[] {
-    const tabs = this.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphText(glyphFor(t), 0), status: t.lifecycle, cwd: t.cwd }));
+    const tabs = this.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphText(glyphFor(t), 0), status: t.lifecycle, cwd: t.cwd, title: printableTitle(t.title) }));
     // Sessions no live tab holds come after the tabs: Enter reopens one on purpose (SPEC §9).
     const held = new Set(this.tabs.map((t) => t.sessionId).filter(Boolean));
     const past = this.pastSessions
@@ -1253,4 +1255,10 @@ function usedWidth(grid: CellGrid): number {
     }
   }
   return w;
+}
+
+/** A child's title as the picker may draw it: control characters and bidi overrides (which could move the outer
+ * terminal's cursor or start a sequence) are dropped. */
+function printableTitle(title: string): string {
+  return title.replace(/[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu, '');
 }

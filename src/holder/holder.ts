@@ -71,6 +71,9 @@ class ParseBudget {
 }
 /** How often the clock-driven glyphs (unresponsive, stalled) and the heartbeat restart are checked. */
 const STATUS_TICK_MS = 1_000;
+/** Title changes reach the server at most this often: some agents animate their title, and
+ * the picker only needs the latest. */
+const TITLE_REPORT_INTERVAL_MS = 500;
 /** How long processes of a closing tab get between SIGHUP and SIGKILL. */
 export const DEFAULT_GRACE_MS = 2000;
 
@@ -135,6 +138,8 @@ export class Holder {
   private lifecycle: HolderState['lifecycle'] = 'starting';
   private exit: HolderState['exit'] = null;
   private title = '';
+  private titleTimer: NodeJS.Timeout | null = null;
+  private titleReportedAt = 0;
   private controller = { clientId: null as string | null, rev: 0 };
   private maxEpoch: number;
   private server: Connection | null = null;
@@ -199,6 +204,7 @@ export class Holder {
     this.rowCache = watching ? rowCache : new RowCache((y) => extractRow(this.term, y), false);
     this.term.onTitleChange((t) => {
       this.title = t;
+      this.reportTitle();
     });
     // OSC 52: writes go to attached clients at once (never persisted or logged); reads and
     // malformed requests are swallowed here, so the child never gets an answer.
@@ -495,6 +501,17 @@ export class Holder {
       crashes: this.crashTimes.length,
       glyph: this.glyph,
     };
+  }
+
+  /** The newest title goes out at most every TITLE_REPORT_INTERVAL_MS, and the last one always. */
+  private reportTitle(): void {
+    if (this.titleTimer || this.terminating) return;
+    const wait = this.titleReportedAt + TITLE_REPORT_INTERVAL_MS - Date.now();
+    this.titleTimer = setTimeout(() => {
+      this.titleTimer = null;
+      this.titleReportedAt = Date.now();
+      this.broadcastState();
+    }, Math.max(0, wait));
   }
 
   private broadcastState(): void {
@@ -808,6 +825,7 @@ export class Holder {
 
   shutdown(code: number): void {
     this.frames.dispose();
+    if (this.titleTimer) clearTimeout(this.titleTimer);
     for (const c of this.clients) c.conn.close();
     this.server?.close();
     this.listener?.close();

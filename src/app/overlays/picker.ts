@@ -18,6 +18,8 @@ export interface PickerTab {
   /** One word for the status: working, needs input, idle, ... */
   readonly status: string;
   readonly cwd: string;
+  /** The title the tab's child last set (OSC 0/2), when it set one. */
+  readonly title?: string;
 }
 
 export interface PickerState {
@@ -31,7 +33,7 @@ export interface PickerState {
 export type PickerAction = { kind: 'none' } | { kind: 'view'; tabId: string } | { kind: 'cancel' };
 
 function matches(tab: PickerTab, terms: readonly string[]): boolean {
-  const hay = `${tab.name}\n${tab.status}\n${tab.cwd}`.toLocaleLowerCase();
+  const hay = `${tab.name}\n${tab.status}\n${tab.title ?? ''}\n${tab.cwd}`.toLocaleLowerCase();
   return terms.every((t) => hay.includes(t));
 }
 

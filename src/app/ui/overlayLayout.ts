@@ -43,6 +43,8 @@ export const HOTKEYS_MAX_COLUMNS = 100;
 const PICKER_NAME_MAX_COLUMNS = 20;
 /** Status words are short ('needs input'); a longer one is clipped rather than crowd the cwd. */
 const PICKER_STATUS_MAX_COLUMNS = 12;
+/** A child's title is often a sentence; its start says enough beside the cwd. */
+const PICKER_TITLE_MAX_COLUMNS = 30;
 /** Multi-key bindings ('Alt+A / Ctrl+T') get this much before they are clipped. */
 const HOTKEYS_KEYS_MAX_COLUMNS = 24;
 /** Blank columns between a list's columns, so they read apart. */
@@ -84,12 +86,18 @@ const pickerMinContentColumns = (): number => 1 + stringWidth(PICKER_HINT);
 export interface PickerColumns {
   name: number;
   status: number;
+  /** 0 when no tab has a title: the column and its gap are left out. */
+  title: number;
 }
 
 /** Column widths for the picker's rows: name and status sized to the tabs, the cwd the rest. */
 export function pickerColumns(tabs: readonly PickerTab[]): PickerColumns {
   const widest = (f: (t: PickerTab) => string, cap: number): number => Math.min(cap, Math.max(0, ...tabs.map((t) => stringWidth(f(t)))));
-  return { name: widest((t) => t.name, PICKER_NAME_MAX_COLUMNS), status: widest((t) => t.status, PICKER_STATUS_MAX_COLUMNS) };
+  return {
+    name: widest((t) => t.name, PICKER_NAME_MAX_COLUMNS),
+    status: widest((t) => t.status, PICKER_STATUS_MAX_COLUMNS),
+    title: widest((t) => t.title ?? '', PICKER_TITLE_MAX_COLUMNS),
+  };
 }
 
 /** The mark for the viewed tab and the one-column glyph, each followed by a space. */
@@ -97,13 +105,14 @@ const PICKER_MARK_AND_GLYPH_COLUMNS = 4;
 
 /** Columns before the cwd: mark, glyph, name and status with their gaps. */
 function pickerLeadColumns(c: PickerColumns): number {
-  return PICKER_MARK_AND_GLYPH_COLUMNS + c.name + COLUMN_GAP + c.status + COLUMN_GAP;
+  return PICKER_MARK_AND_GLYPH_COLUMNS + c.name + COLUMN_GAP + c.status + COLUMN_GAP + (c.title > 0 ? c.title + COLUMN_GAP : 0);
 }
 
-/** One picker row, exactly `width` columns: `• ✓ name  status  …/the/cwd`. */
+/** One picker row, exactly `width` columns: `• ✓ name  status  title  …/the/cwd`. */
 export function pickerRowText(tab: PickerTab, columns: PickerColumns, viewed: boolean, width: number): string {
   const gap = ' '.repeat(COLUMN_GAP);
-  const lead = `${viewed ? '•' : ' '} ${padEnd(tab.glyph, 1)} ${padEnd(tab.name, columns.name)}${gap}${padEnd(tab.status, columns.status)}${gap}`;
+  const title = columns.title > 0 ? `${padEnd(tab.title ?? '', columns.title)}${gap}` : '';
+  const lead = `${viewed ? '•' : ' '} ${padEnd(tab.glyph, 1)} ${padEnd(tab.name, columns.name)}${gap}${padEnd(tab.status, columns.status)}${gap}${title}`;
   return padEnd(lead + fitStart(tab.cwd, width - stringWidth(lead)), width);
 }
 

@@ -47,6 +47,11 @@ describe('tabs picker', () => {
     expect(ids(run(p, typed('ai')).state)).toEqual([]);
   });
 
+  it('filters by the title a child set, too', () => {
+    const titled = [{ ...TABS[0], title: 'vim Main.ts' }, ...TABS.slice(1)];
+    expect(ids(run(openPicker(titled, 'a'), typed('main.TS')).state)).toEqual(['a']);
+  });
+
   it('keeps the selection on the same tab while the filter narrows and widens', () => {
     const p = run(openPicker(TABS, 'b'), typed('src')).state;
     expect(p.selected).toBe('b');

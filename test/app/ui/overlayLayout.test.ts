@@ -88,11 +88,20 @@ describe('rows', () => {
 
   it('lays picker rows out in columns, keeping the end of a long cwd', () => {
     const columns = pickerColumns(TABS);
-    expect(columns).toEqual({ name: 20, status: 11 });
+    expect(columns).toEqual({ name: 20, status: 11, title: 0 });
     const row = pickerRowText(tab('x', 'api', 'idle', '/home/me/a/very/deep/project'), columns, true, 50);
     expect(row).toBe(`• ✓ ${'api'.padEnd(20)}  ${'idle'.padEnd(11)}  …ep/project`);
     expect(stringWidth(row)).toBe(50);
     expect(pickerRowText(TABS[2], columns, false, 30)).toBe('  ✓ a very long tab nam…  nee…');
+  });
+
+  it('shows the title a child set between the status and the cwd, clipped', () => {
+    const titled = [{ ...tab('a', 'api'), title: 'vim main.ts' }, { ...tab('b', 'build'), title: 'x'.repeat(50) }, tab('c', 'sh')];
+    const columns = pickerColumns(titled);
+    expect(columns).toEqual({ name: 5, status: 4, title: 30 });
+    expect(pickerRowText(titled[0], columns, false, 60)).toBe(`  ✓ api    idle  ${'vim main.ts'.padEnd(30)}  …rc/project`);
+    expect(pickerRowText(titled[1], columns, false, 60)).toContain(`${'x'.repeat(29)}…`);
+    expect(pickerRowText(titled[2], columns, false, 60)).toBe(`  ✓ sh     idle  ${''.padEnd(30)}  …rc/project`);
   });
 });
 
