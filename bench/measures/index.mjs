@@ -10,9 +10,10 @@ import { attach } from './attach.mjs';
 import { echo } from './echo.mjs';
 import { echoFloor } from './echoFloor.mjs';
 import { flood } from './flood.mjs';
+import { history } from './history.mjs';
 import { memory } from './memory.mjs';
 import { recovery } from './recovery.mjs';
 import { restart } from './restart.mjs';
 import { throughput } from './throughput.mjs';
 
-export const MEASURES = [throughput, echo, echoFloor, flood, attach, memory, restart, recovery];
+export const MEASURES = [throughput, echo, echoFloor, flood, attach, memory, restart, recovery, history];

@@ -75,6 +75,8 @@ const WHEEL_LINES = 3;
 interface CopySession {
   view: HolderView;
   state: CopyModeState | null;
+  /** Copy-mode keys and wheel notches that came while the state was on its way, in order. */
+  early: InputEvent[];
 }
 
 /** A session no live tab holds, as the server lists it for the picker. */
@@ -952,7 +954,7 @@ class AttachClient {
     const view = this.view;
     const surface = this.lastSurface;
     if (this.copy || !view || !surface) return;
-    const session: CopySession = { view, state: null };
+    const session: CopySession = { view, state: null, early: [] };
     this.copy = session;
     this.compositor.freezeSurface();
     this.renderUi();
@@ -975,6 +977,7 @@ class AttachClient {
     this.applyCopyStep(session, start);
     if (scroll !== 0) this.copyStep({ kind: 'scroll', lines: scroll });
     if (press) this.copyStep({ kind: 'pointer', phase: 'press', row: press.y, col: press.x });
+    for (const ev of session.early.splice(0)) if (this.copy === session) this.onCopyModeEvent(ev);
   }
 
   private leaveCopyMode(): void {
@@ -986,6 +989,10 @@ class AttachClient {
   }
 
   private onCopyModeEvent(ev: InputEvent): void {
+    if (this.copy && !this.copy.state) {
+      this.copy.early.push(ev);
+      return;
+    }
     const state = this.copy?.state;
     if (!state) return;
     if (ev.k === 'mouse') {

@@ -249,7 +249,9 @@ function wantedRange(state: CopyModeState, margin: number): { from: number; to: 
 }
 
 function missingRange(state: CopyModeState): { from: number; count: number } | null {
-  const { from, to } = wantedRange(state, PREFETCH_LINES);
+  // The margins are topped up once half is used, a whole page at a time: scrolling asks for a
+  // page every 100 lines, not a few lines every notch.
+  const { from, to } = wantedRange(state, PREFETCH_LINES / 2);
   const ranges: [number, number][] = [[from, to]];
   // The view first, so what is on screen arrives first; but not while copying, where the
   // selection loads from its first line on and a view-first page would replace it again.
@@ -259,10 +261,14 @@ function missingRange(state: CopyModeState): { from: number; count: number } | n
       if (loaded(state, line)) continue;
       let end = line;
       while (end < b && !loaded(state, end)) end++;
-      if (end - line <= COPY_PAGE_LINES) return { from: line, count: end - line };
-      // A long gap that ends at the window is filled from the window's side, keeping it whole.
-      if (end === state.window.from) return { from: end - COPY_PAGE_LINES, count: COPY_PAGE_LINES };
-      return { from: line, count: COPY_PAGE_LINES };
+      const w = state.window;
+      // A gap that ends at the window is filled from the window's side, keeping it whole.
+      if (w.rows.length > 0 && end === w.from) {
+        const start = Math.max(0, end - COPY_PAGE_LINES);
+        return { from: start, count: end - start };
+      }
+      if (w.rows.length > 0 && line === w.from + w.rows.length) return { from: line, count: Math.min(COPY_PAGE_LINES, state.total - line) };
+      return { from: line, count: Math.min(COPY_PAGE_LINES, end - line) };
     }
   }
   return null;

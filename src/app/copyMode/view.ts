@@ -47,21 +47,31 @@ function cellsOf(row: Row): Cell[] {
 function renderLine(state: CopyModeState, line: number, y: number): Row {
   const w = state.window;
   if (line < w.from || line >= w.from + w.rows.length) return { y, runs: [] };
-  const cells = cellsOf(w.rows[line - w.from]);
+  const row = w.rows[line - w.from];
+  const sel = selectedRange(state, line);
+  // Most lines carry no match and no selection: the holder's runs go out as they came.
+  if (!sel && !state.search?.matches.some((m) => m.line === line)) return { y, runs: row.runs };
+  const cells = cellsOf(row);
   while (cells.length < state.cols) cells.push({ s: ' ', fg: DEFAULT_COLOR, bg: DEFAULT_COLOR, fl: 0, w: 1 });
   for (const m of state.search?.matches ?? []) {
     if (m.line !== line) continue;
     for (let x = m.col; x < Math.min(cells.length, m.col + m.len); x++) cells[x] = { ...cells[x], fg: MATCH_FG, bg: MATCH_BG };
   }
-  const sel = selectedRange(state, line);
   if (sel) {
     for (let x = sel.from; x < Math.min(cells.length, sel.to); x++) cells[x] = { ...cells[x], fl: cells[x].fl ^ Attr.inverse };
   }
   const runs: Run[] = [];
   for (const c of cells.slice(0, state.cols)) {
     if (c.w === 0) continue;
+    const single = c.w === 1 && [...c.s].length === 1;
+    const last = runs.at(-1);
+    // Cells of one code point and the same attributes share a run, as the holder sends them.
+    if (single && last && last.w === undefined && last.fg === c.fg && last.bg === c.bg && last.fl === c.fl && last.link === c.link) {
+      last.s += c.s;
+      continue;
+    }
     const run: Run = { s: c.s, fg: c.fg, bg: c.bg, fl: c.fl, ...(c.link === undefined ? {} : { link: c.link }) };
-    if (c.w !== 1 || [...c.s].length !== 1) run.w = c.w;
+    if (!single) run.w = c.w;
     runs.push(run);
   }
   return { y, runs };

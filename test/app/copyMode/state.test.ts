@@ -293,6 +293,19 @@ function expectedSelection(lines: string[], anchor: { line: number; col: number 
 }
 
 describe('scroll (mouse wheel)', () => {
+  it('keeps the lines ahead loaded a page at a time, never a sliver per notch', () => {
+    const holder = new FakeHolder(Array.from({ length: 10_000 }, (_, i) => `l${i}`));
+    let d = open(holder, 39);
+    holder.requests = [];
+    for (let notch = 0; notch < 600; notch++) {
+      d = run(holder, d, [{ kind: 'scroll', lines: -3 }]);
+      // The view is always loaded before the wheel reaches it.
+      for (let line = d.state.top; line < d.state.top + 39; line++) expect(line >= d.state.window.from && line < d.state.window.from + d.state.window.rows.length).toBe(true);
+    }
+    expect(holder.requests.length).toBeLessThanOrEqual(Math.ceil(1800 / (PREFETCH_LINES / 2)) + 1);
+    expect(holder.requests.every((r) => r.count === COPY_PAGE_LINES)).toBe(true);
+  });
+
   it('moves the view, keeps the cursor on it, stops at the edges and says when it is at the bottom', () => {
     const holder = new FakeHolder(Array.from({ length: 100 }, (_, i) => `l${i}`));
     const d = open(holder, 5);
