@@ -30,7 +30,7 @@ import { writerLockPath } from '../store/layout.js';
 import { FencedError } from '../store/errors.js';
 import { idleSuspendStep, isRunningLifecycle, isSuspendable, serverIdleStep } from './idle.js';
 import { StartSlots } from './startSlots.js';
-import { acceptsHolderReport, closeOutcome, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
+import { acceptsHolderReport, afterLinkLoss, closeOutcome, controlHandover, heartbeatAction, HOLDER_HEARTBEAT_MS, recordedHolderAction, reportChangesRow, restartAction, sleepAction, startAction, wakes, controlOnRequest, nextControllerRev, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
 import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
 import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
 
@@ -44,9 +44,6 @@ const VIEW_WAIT_MS = 15_000;
 const FENCED_EXIT_CODE = 75;
 /** How often idleness is checked. */
 const IDLE_CHECK_MS = 1_000;
-/** The server heartbeats holders this often; this many missed beats is a holder timeout (SPEC §10). */
-const HOLDER_HEARTBEAT_MS = 5_000;
-const HOLDER_MISSED_BEATS = 3;
 /** How often a running agent's `live` resume record is captured again (SPEC §9). */
 const LIVE_CAPTURE_MS = 60_000;
 /** The picker lists at most this many past sessions. */
@@ -73,10 +70,12 @@ interface TabRuntime {
   bound: ProcessRef[];
   /** When the holder last said anything (a pong counts): its heartbeat (SPEC §10). */
   lastHeard: number;
+  /** A controller transfer sent to the holder and not yet acknowledged. */
+  transfer: { clientId: string | null; rev: number } | null;
 }
 
 function newRuntime(row: TabRow): TabRuntime {
-  return { row, link: null, state: null, starting: null, closing: false, sleeping: false, holderRestarts: [], bound: [], lastHeard: 0 };
+  return { row, link: null, state: null, starting: null, closing: false, sleeping: false, holderRestarts: [], bound: [], lastHeard: 0, transfer: null };
 }
 
 interface StartOptions {
@@ -245,7 +244,7 @@ export class Server {
     for (const tab of this.tabs.values()) {
       const link = tab.link;
       if (!link || tab.closing || tab.sleeping) continue;
-      if (now - tab.lastHeard >= HOLDER_HEARTBEAT_MS * HOLDER_MISSED_BEATS) {
+      if (heartbeatAction(tab.lastHeard, now) === 'timeout') {
         // A server stopped long enough to miss every pong may have been replaced meanwhile.
         if (!this.stillWriter()) return;
         const { holderPid, holderStart } = tab.row;
@@ -312,47 +311,41 @@ export class Server {
    * incarnation (SPEC §4); a tab whose holder is gone is started afresh. */
   private async adoptOrStart(tab: TabRuntime): Promise<void> {
     const { row } = tab;
-    if (row.holderPid && row.holderStart && row.holderInc) {
-      if (isSameProcess({ pid: row.holderPid, startTime: row.holderStart })) {
-        try {
-          crashPoint('holder.adopt.before');
-          const conn = await connectHolder(this.d.paths.holderSock(row.id, row.holderInc), this.holderKey(row.id, row.holderInc));
-          const state = await firstState(conn);
-          if (state.holderPid !== row.holderPid || state.holderInc !== row.holderInc || state.tabId !== row.id) {
-            conn.close();
-            this.d.log.warn('adopt-mismatch', { tab: row.id });
-            this.markUnverifiable(tab);
-            return;
-          }
-          this.noteBound(tab, { pid: row.holderPid, startTime: row.holderStart });
-          this.bindLink(tab, conn, state);
-          crashPoint('holder.adopt.after');
-          this.d.log.info('adopted', { tab: row.id, holderPid: row.holderPid });
-          return;
-        } catch (err) {
-          // A live process we cannot verify is left untouched and reported (SPEC §4).
-          this.d.log.warn('adopt-unverifiable', { tab: row.id, code: errorCode(err) });
+    const alive = !!row.holderPid && !!row.holderStart && isSameProcess({ pid: row.holderPid, startTime: row.holderStart });
+    const recorded = recordedHolderAction({ ...row, alive });
+    if (recorded === 'adopt' && row.holderPid && row.holderStart && row.holderInc) {
+      try {
+        crashPoint('holder.adopt.before');
+        const conn = await connectHolder(this.d.paths.holderSock(row.id, row.holderInc), this.holderKey(row.id, row.holderInc));
+        const state = await firstState(conn);
+        if (state.holderPid !== row.holderPid || state.holderInc !== row.holderInc || state.tabId !== row.id) {
+          conn.close();
+          this.d.log.warn('adopt-mismatch', { tab: row.id });
           this.markUnverifiable(tab);
           return;
         }
-      }
-      this.d.log.info('holder-gone', { tab: row.id });
-    } else if (row.holderInc && !row.holderPid && (await this.adoptPending(tab))) {
-      return;
-    }
-    if (row.desired !== 'running') return;
-    // A resume is decided here: an agent tab whose record has expired is not started but moves
-    // to history (SPEC §9, host stop).
-    const spec = this.agentSpec(tab);
-    if (spec?.resume && row.sessionId && row.lifecycle === 'suspended') {
-      const verdict = this.resumeVerdict(tab);
-      if (!verdict.ok && verdict.reason === 'expired') {
-        this.retireToHistory(tab, 'expired');
+        this.noteBound(tab, { pid: row.holderPid, startTime: row.holderStart });
+        this.bindLink(tab, conn, state);
+        crashPoint('holder.adopt.after');
+        this.d.log.info('adopted', { tab: row.id, holderPid: row.holderPid });
+        return;
+      } catch (err) {
+        // A live process we cannot verify is left untouched and reported (SPEC §4).
+        this.d.log.warn('adopt-unverifiable', { tab: row.id, code: errorCode(err) });
+        this.markUnverifiable(tab);
         return;
       }
     }
+    if (row.holderPid) this.d.log.info('holder-gone', { tab: row.id });
+    if (recorded === 'adoptPending' && (await this.adoptPending(tab))) return;
+    // A resume is decided here: an agent tab whose record has expired is not started but moves
+    // to history (SPEC §9, host stop).
+    const resumesSession = !!this.agentSpec(tab)?.resume && !!row.sessionId && row.lifecycle === 'suspended';
+    const verdict = resumesSession && row.desired === 'running' ? this.resumeVerdict(tab) : null;
+    const next = startAction({ desired: row.desired, resumesSession, recordExpired: verdict !== null && !verdict.ok && verdict.reason === 'expired' });
+    if (next === 'toHistory') this.retireToHistory(tab, 'expired');
     // Started in the background so that the server reports ready without waiting for spawns.
-    void this.startHolder(tab);
+    else if (next === 'start') void this.startHolder(tab);
   }
 
   /** Removes a tab whose session can no longer resume automatically, keeping its identity in
@@ -630,6 +623,8 @@ export class Server {
 
   private bindLink(tab: TabRuntime, conn: Connection, state: HolderState): void {
     tab.link = conn;
+    // A transfer sent over an earlier link is moot: the holder's state says who controls it.
+    tab.transfer = null;
     conn.send({ t: 'epoch', epoch: this.d.epoch });
     this.applyHolderState(tab, state);
     tab.lastHeard = Date.now();
@@ -662,7 +657,7 @@ export class Server {
       childInc: state.childInc,
       lastExit: state.exit,
     };
-    if (tab.row.lifecycle !== lifecycle || tab.row.childPid !== state.childPid || tab.row.childInc !== state.childInc) {
+    if (reportChangesRow(tab.row, state)) {
       this.d.registry.updateTab(tab.row.id, patch, { topology: false });
       tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
     }
@@ -672,24 +667,31 @@ export class Server {
   private async onHolderLost(tab: TabRuntime): Promise<void> {
     // A holder drops a server whose epoch it has seen superseded: a fenced server stops here,
     // never reconnects or restarts anything (SPEC §5).
-    if (!this.stillWriter()) return;
-    for (let attempt = 1; ; attempt++) {
-      if (this.stopping || tab.closing || tab.sleeping || !this.tabs.has(tab.row.id) || tab.link) return;
+    for (let attempts = 0; ; attempts++) {
       const { holderPid, holderStart, holderInc } = tab.row;
-      if (!holderPid || !holderStart || !holderInc || !isLiveProcess({ pid: holderPid, startTime: holderStart })) break;
+      const action = afterLinkLoss({
+        writer: this.stillWriter(),
+        wanted: !this.stopping && !tab.closing && !tab.sleeping && this.tabs.has(tab.row.id),
+        linked: tab.link !== null,
+        holderAlive: !!holderPid && !!holderStart && !!holderInc && isLiveProcess({ pid: holderPid, startTime: holderStart }),
+        attempts,
+        maxAttempts: HOLDER_RECONNECT_ATTEMPTS,
+      });
+      if (action === 'nothing') return;
+      if (action === 'replace') break;
+      if (action === 'unverifiable') {
+        // Alive but unreachable: left untouched and reported (SPEC §4).
+        this.markUnverifiable(tab);
+        return;
+      }
+      if (attempts > 0) await delay(HOLDER_RECONNECT_DELAY_MS);
       // The process lives: the connection broke, not the holder. Reconnect.
       try {
-        const conn = await connectHolder(this.d.paths.holderSock(tab.row.id, holderInc), this.holderKey(tab.row.id, holderInc));
+        const conn = await connectHolder(this.d.paths.holderSock(tab.row.id, holderInc!), this.holderKey(tab.row.id, holderInc!));
         this.bindLink(tab, conn, await firstState(conn));
         return;
       } catch (err) {
-        this.d.log.warn('holder-reconnect-failed', { tab: tab.row.id, code: errorCode(err), attempt });
-        if (attempt >= HOLDER_RECONNECT_ATTEMPTS) {
-          // Alive but unreachable: left untouched and reported (SPEC §4).
-          this.markUnverifiable(tab);
-          return;
-        }
-        await delay(HOLDER_RECONNECT_DELAY_MS);
+        this.d.log.warn('holder-reconnect-failed', { tab: tab.row.id, code: errorCode(err), attempt: attempts + 1 });
       }
     }
     this.d.log.warn('holder-died', { tab: tab.row.id });
@@ -858,10 +860,9 @@ export class Server {
   private async claim(session: ClientSession, tabId: string, force: boolean): Promise<unknown> {
     const tab = this.tabs.get(tabId);
     if (!tab || !tab.link) return { error: { code: 'no-tab', message: 'That tab is not running.' } };
-    const current = tab.state?.controller.clientId ?? null;
+    const current = this.controllerOf(tab);
     if (current === session.id) return { controller: true };
-    const currentLive = current !== null && [...this.clients.values()].some((c) => c.id === current && c.viewing === tabId);
-    if (currentLive && !force) return { controller: false };
+    if (!controlOnRequest(force ? 'claim' : 'view', current, this.views(current, tabId), session.id)) return { controller: false };
     await this.setController(tab, session.id);
     return { controller: true };
   }
@@ -959,12 +960,14 @@ export class Server {
   /** Checkpoint and stop (SPEC §9): a `sleep` record, then the processes end; the tab stays. */
   private async sleepTab(tabId: string): Promise<unknown> {
     const tab = this.tabs.get(tabId);
-    if (!tab || tab.closing) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
-    if (tab.sleeping || tab.row.lifecycle === 'suspended') return { asleep: true };
-    const spec = this.agentSpec(tab);
-    if (!spec?.resume || !tab.row.sessionId) {
-      return { error: { code: 'not-resumable', message: 'This tab cannot sleep: it has no agent session to resume.' } };
-    }
+    const action = sleepAction({
+      present: !!tab && !tab.closing,
+      asleep: !!tab && (tab.sleeping || tab.row.lifecycle === 'suspended'),
+      resumable: !!tab && !!this.agentSpec(tab)?.resume && !!tab.row.sessionId,
+    });
+    if (action === 'noTab' || !tab) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
+    if (action === 'alreadyAsleep') return { asleep: true };
+    if (action === 'notResumable') return { error: { code: 'not-resumable', message: 'This tab cannot sleep: it has no agent session to resume.' } };
     if (tab.starting) await tab.starting.catch(() => undefined);
     const { row } = tab;
     this.d.registry.putResumeRecord({ tabId, agentKind: row.kind, sessionId: row.sessionId!, cwd: row.cwd, name: row.name, origin: 'sleep', capturedAt: Date.now(), command: row.command });
@@ -982,8 +985,7 @@ export class Server {
 
   /** Viewing a sleeping tab (or typing into it) resumes its agent session. */
   private wake(tab: TabRuntime): void {
-    if (!tab.sleeping && tab.row.lifecycle !== 'suspended') return;
-    if (tab.starting || tab.link) return;
+    if (!wakes({ asleep: tab.sleeping || tab.row.lifecycle === 'suspended', starting: !!tab.starting, linked: !!tab.link })) return;
     tab.sleeping = false;
     tab.holderRestarts = [];
     // The checkpoint is spent: from here the running agent's `live` record is its authority,
@@ -1002,21 +1004,21 @@ export class Server {
   private restartTab(tabId: string, fresh: boolean, force = false): unknown {
     const tab = this.tabs.get(tabId);
     if (!tab || tab.closing) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
-    const lifecycle = tab.state?.lifecycle ?? tab.row.lifecycle;
-    if (force && tab.link && lifecycle === 'running') {
-      tab.link.send({ t: 'restartChild', epoch: this.d.epoch, fresh, force: true });
-      return { restarted: true };
-    }
-    if (tab.link && (lifecycle === 'exited' || lifecycle === 'failed')) {
-      tab.link.send({ t: 'restartChild', epoch: this.d.epoch, fresh });
-      return { restarted: true };
-    }
-    if (!tab.link && !tab.starting && tab.row.lifecycle !== 'suspended') {
+    const action = restartAction({
+      linked: !!tab.link,
+      starting: !!tab.starting,
+      lifecycle: tab.state?.lifecycle ?? tab.row.lifecycle,
+      suspended: tab.row.lifecycle === 'suspended',
+      force,
+    });
+    if (action === 'restartRunningChild') tab.link?.send({ t: 'restartChild', epoch: this.d.epoch, fresh, force: true });
+    else if (action === 'restartChild') tab.link?.send({ t: 'restartChild', epoch: this.d.epoch, fresh });
+    else if (action === 'startHolder') {
+      // A restart the user asked for starts a new budget.
       tab.holderRestarts = [];
       void this.startHolder(tab, { fresh });
-      return { restarted: true };
     }
-    return { restarted: false };
+    return { restarted: action !== 'none' };
   }
 
   /** A client views a tab: it becomes the controller when nobody controls the tab, and gets
@@ -1036,9 +1038,8 @@ export class Server {
       else await delay(50);
     }
     if (!tab.link || !tab.row.holderInc) return { error: { code: 'holder-unavailable', message: 'The tab is not running.' } };
-    const controller = tab.state?.controller;
-    const controllerLive = controller?.clientId && [...this.clients.values()].some((c) => c.id === controller.clientId && c.viewing === tabId);
-    if (!controllerLive || a.takeControl === true) await this.setController(tab, session.id);
+    const current = this.controllerOf(tab);
+    if (controlOnRequest(a.takeControl === true ? 'claim' : 'view', current, this.views(current, tabId), session.id)) await this.setController(tab, session.id);
     const inc = tab.row.holderInc;
     const ticketKey = deriveKey(this.d.secret, 'ticket', tabId, inc);
     const ticket = makeTicket(ticketKey, {
@@ -1050,13 +1051,31 @@ export class Server {
     return { ticket, proofKey: ticketProofKey(ticketKey, ticket).toString('base64'), socketPath: this.d.paths.holderSock(tabId, inc), holderInc: inc };
   }
 
+  /** The tab's controller as it will be once the transfer in flight lands (the core's rule). */
+  private controllerOf(tab: TabRuntime): string | null {
+    return tab.transfer ? tab.transfer.clientId : (tab.state?.controller.clientId ?? null);
+  }
+
+  /** Whether `clientId` is attached and viewing the tab. */
+  private views(clientId: string | null, tabId: string): boolean {
+    return clientId !== null && [...this.clients.values()].some((c) => c.id === clientId && c.viewing === tabId);
+  }
+
   /** Controller transfer is ordered by the holder; the revision is committed after its ack. */
   private setController(tab: TabRuntime, clientId: string | null): Promise<void> {
     const link = tab.link;
     if (!link) return Promise.resolve();
-    const rev = Math.max(tab.row.controllerRev, tab.state?.controller.rev ?? 0) + 1;
+    const rev = nextControllerRev(tab.state?.controller.rev ?? 0, tab.transfer?.rev ?? null, tab.row.controllerRev);
+    tab.transfer = { clientId, rev };
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, 2_000);
+      const settle = () => {
+        if (tab.transfer?.rev === rev) tab.transfer = null;
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        off?.();
+        settle();
+      }, 2_000);
       const off = link.onMessage((msg) => {
         const m = msg as { t: string; rev?: number };
         if (m.t === 'controllerSet' && m.rev === rev) {
@@ -1067,7 +1086,7 @@ export class Server {
             tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
           }
           if (tab.state) tab.state = { ...tab.state, controller: { clientId, rev } };
-          resolve();
+          settle();
         }
       });
       crashPoint('holder.setController.before');
@@ -1084,9 +1103,10 @@ export class Server {
    * viewing it, or to nobody, so the next client that types takes it. */
   private releaseControl(session: ClientSession, tabId: string): void {
     const tab = this.tabs.get(tabId);
-    if (!tab || tab.state?.controller.clientId !== session.id) return;
-    const next = [...this.clients.values()].find((c) => c !== session && c.id && c.viewing === tabId);
-    void this.setController(tab, next ? next.id : null);
+    if (!tab || this.controllerOf(tab) !== session.id) return;
+    const viewers = [...this.clients.values()].filter((c) => c !== session && c.id && c.viewing === tabId).map((c) => c.id);
+    const next = controlHandover(session.id, viewers);
+    if (next !== undefined) void this.setController(tab, next);
   }
 
   /** Close (SPEC §9): the plan is made from one snapshot before anything is pruned; the tab,

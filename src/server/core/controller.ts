@@ -5,6 +5,35 @@ import { commit } from './commits.js';
 import { patchTab } from './mutations.js';
 import type { Controller, CoreState, CoreTab, Effect, Request } from './types.js';
 
+// ---- the rules, on plain facts: the core below and the server shell both decide by them ----
+
+/** The revision of a new transfer: above the acknowledged one, the one in flight, and the
+ * registry's, so two transfers sent before either is acknowledged never share a revision. */
+export function nextControllerRev(acked: number, inFlight: number | null, committed: number): number {
+  return Math.max(acked, inFlight ?? 0, committed) + 1;
+}
+
+/**
+ * A client asks for control of a tab it views: `view` takes it only from nobody (or from a
+ * controller no longer viewing the tab); `claim` (Alt+Enter) takes it from anyone. Returns
+ * whether a transfer to the client is needed.
+ */
+export function controlOnRequest(op: 'view' | 'claim', current: string | null, currentViews: boolean, requester: string): boolean {
+  if (current === requester) return false;
+  return op === 'claim' || current === null || !currentViews;
+}
+
+/**
+ * Level-triggered: a controller that still views the tab keeps it; otherwise control passes to
+ * the first viewer (in a stable order), or to nobody. Returns the client control should pass to,
+ * or undefined when it stays where it is.
+ */
+export function controlHandover(current: string | null, viewers: readonly string[]): string | null | undefined {
+  if (current !== null && viewers.includes(current)) return undefined;
+  const next = [...viewers].sort()[0] ?? null;
+  return next === current ? undefined : next;
+}
+
 /** The controller as it will be once the transfer in flight lands. */
 export function effectiveController(tab: CoreTab): Controller {
   return tab.transfer ?? tab.controller;
@@ -19,7 +48,7 @@ function viewers(s: CoreState, tabId: string): string[] {
 /** Sends the holder a transfer to `clientId` at a revision above every one it may have seen. */
 export function transfer(s: CoreState, fx: Effect[], tab: CoreTab, clientId: string | null): CoreState {
   if (!tab.bound || !tab.holder) return s;
-  const rev = Math.max(tab.controller.rev, tab.transfer?.rev ?? 0, tab.controllerRev) + 1;
+  const rev = nextControllerRev(tab.controller.rev, tab.transfer?.rev ?? null, tab.controllerRev);
   fx.push({ t: 'sendToHolder', epoch: s.epoch, tabId: tab.id, inc: tab.holder.inc, cmd: { t: 'setController', clientId, rev } });
   return { ...s, tabs: patchTab(s.tabs, tab.id, { transfer: { clientId, rev } }) };
 }
@@ -29,12 +58,10 @@ export function transfer(s: CoreState, fx: Effect[], tab: CoreTab, clientId: str
 export function settleController(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
   if (!tab.bound) return s;
   const current = effectiveController(tab);
-  const watching = viewers(s, tab.id);
-  const keep = current.clientId !== null && watching.includes(current.clientId);
-  const wanted = keep ? current.clientId : (watching[0] ?? null);
+  const handover = controlHandover(current.clientId, viewers(s, tab.id));
   const behind = current.rev < tab.controllerRev;
-  if (wanted === current.clientId && !behind) return s;
-  return transfer(s, fx, tab, wanted);
+  if (handover === undefined && !behind) return s;
+  return transfer(s, fx, tab, handover === undefined ? current.clientId : handover);
 }
 
 export function handleControl(s: CoreState, fx: Effect[], clientId: string, reqId: number, req: Extract<Request, { op: 'view' | 'claim' }>): CoreState {
@@ -50,8 +77,7 @@ export function handleControl(s: CoreState, fx: Effect[], clientId: string, reqI
   }
   const current = effectiveController(tab);
   const live = current.clientId !== null && s.clients[current.clientId]?.viewing === tab.id;
-  // Viewing takes control only from nobody; a claim takes it from anyone (Alt+Enter).
-  if (current.clientId !== clientId && (req.op === 'claim' || !live)) s = transfer(s, fx, tab, clientId);
+  if (controlOnRequest(req.op, current.clientId, live, clientId)) s = transfer(s, fx, tab, clientId);
   fx.push({ t: 'reply', clientId, reqId, reply: { ok: true, holderInc: tab.holder.inc, controller: effectiveController(s.tabs[tab.id]).clientId === clientId } });
   return s;
 }

@@ -5,4 +5,7 @@ export { acceptsHolderReport, closeOutcome, sessionHolder, spawnOutcome, type Ta
 export { HOLDER_LOSSES_ALLOWED, HOLDER_LOSS_WINDOW_MS, spendHolderRestart } from './holders.js';
 export { freshTab } from './commits.js';
 export { ownedHolders } from './reconcile.js';
+export { controlHandover, controlOnRequest, nextControllerRev } from './controller.js';
 export type * from './types.js';
+export { afterLinkLoss, heartbeatAction, HOLDER_HEARTBEAT_MS, HOLDER_MISSED_BEATS, recordedHolderAction, reportChangesRow, startAction } from './supervision.js';
+export { restartAction, sleepAction, wakes } from './tabActions.js';

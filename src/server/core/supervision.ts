@@ -1,0 +1,84 @@
+// Holder supervision (SPEC §4, §10): what the server does about a holder that went quiet or whose
+// link closed, and what a starting server does with each recorded holder. Pure decisions on
+// facts the shell gathers (liveness from /proc, the link, the restart budget); the shell carries
+// them out with sockets, signals and registry writes.
+
+/** Holders are pinged this often; one silent for HOLDER_MISSED_BEATS beats is hung (SPEC §10). */
+export const HOLDER_HEARTBEAT_MS = 5_000;
+export const HOLDER_MISSED_BEATS = 3;
+
+/** A bound holder on a heartbeat tick: pinged, or, silent for the missed beats, timed out. */
+export function heartbeatAction(lastHeardAt: number, now: number): 'ping' | 'timeout' {
+  return now - lastHeardAt >= HOLDER_HEARTBEAT_MS * HOLDER_MISSED_BEATS ? 'timeout' : 'ping';
+}
+
+export interface LinkLossFacts {
+  /** This server still holds the writer lease (a fenced one touches nothing). */
+  writer: boolean;
+  /** The tab is still this server's, running, and wanted: not closing, sleeping or stopping. */
+  wanted: boolean;
+  /** A link was bound again meanwhile. */
+  linked: boolean;
+  /** The recorded holder process (pid and start time) still runs. */
+  holderAlive: boolean;
+  /** Reconnection attempts made so far. */
+  attempts: number;
+  maxAttempts: number;
+}
+
+/**
+ * After a holder's link closed, one step at a time: a live holder is reconnected (the link broke,
+ * not the holder), up to `maxAttempts`, then left untouched and reported as unverifiable; a dead
+ * one is replaced, which spends the restart budget.
+ */
+export function afterLinkLoss(f: LinkLossFacts): 'nothing' | 'reconnect' | 'unverifiable' | 'replace' {
+  if (!f.writer || !f.wanted || f.linked) return 'nothing';
+  if (f.holderAlive) return f.attempts >= f.maxAttempts ? 'unverifiable' : 'reconnect';
+  return 'replace';
+}
+
+export interface RecordedHolderFacts {
+  holderPid: number | null;
+  holderStart: string | null;
+  holderInc: string | null;
+  /** The recorded pid still runs with the recorded start time. */
+  alive: boolean;
+}
+
+/**
+ * What a starting server does with a tab's recorded holder: adopt a live one (after verifying it),
+ * try a pending incarnation whose pid was never recorded (its spawn may have outlived the server
+ * that started it), or start the tab afresh if it should run.
+ */
+export function recordedHolderAction(h: RecordedHolderFacts): 'adopt' | 'adoptPending' | 'start' {
+  if (h.holderPid && h.holderStart && h.holderInc) return h.alive ? 'adopt' : 'start';
+  if (h.holderInc && !h.holderPid) return 'adoptPending';
+  return 'start';
+}
+
+export interface StartFacts {
+  desired: 'running' | 'stopped';
+  /** The tab resumes an agent session (it has a resume spec and a session id) from suspension. */
+  resumesSession: boolean;
+  /** The session's resume record has expired (SPEC §9). */
+  recordExpired: boolean;
+}
+
+/** Whether a tab whose holder is gone starts: not if it should not run; an agent session whose
+ * record expired moves to history instead of starting. */
+export function startAction(f: StartFacts): 'leave' | 'toHistory' | 'start' {
+  if (f.desired !== 'running') return 'leave';
+  if (f.resumesSession && f.recordExpired) return 'toHistory';
+  return 'start';
+}
+
+export interface HolderReport {
+  lifecycle: string;
+  childPid: number | null;
+  childInc: string | null;
+}
+
+/** A holder's report is written to the registry only when it changes what the row says. */
+export function reportChangesRow(row: HolderReport, report: HolderReport): boolean {
+  return row.lifecycle !== report.lifecycle || row.childPid !== report.childPid || row.childInc !== report.childInc;
+}

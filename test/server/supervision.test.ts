@@ -1,0 +1,65 @@
+// Holder supervision decisions (SPEC §4, §10), as the server shell asks them.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  afterLinkLoss,
+  heartbeatAction,
+  HOLDER_HEARTBEAT_MS,
+  HOLDER_MISSED_BEATS,
+  recordedHolderAction,
+  reportChangesRow,
+  startAction,
+} from '../../src/server/core/index.js';
+
+describe('holder supervision', () => {
+  it('times a holder out after exactly the missed beats, and pings it before', () => {
+    const limit = HOLDER_HEARTBEAT_MS * HOLDER_MISSED_BEATS;
+    expect(limit).toBe(15_000);
+    expect(heartbeatAction(1_000, 1_000 + limit - 1)).toBe('ping');
+    expect(heartbeatAction(1_000, 1_000 + limit)).toBe('timeout');
+  });
+
+  const loss = { writer: true, wanted: true, linked: false, holderAlive: true, attempts: 0, maxAttempts: 10 };
+
+  it('reconnects a live holder until the attempts run out, then reports it unverifiable; replaces a dead one', () => {
+    expect(afterLinkLoss(loss)).toBe('reconnect');
+    expect(afterLinkLoss({ ...loss, attempts: 9 })).toBe('reconnect');
+    expect(afterLinkLoss({ ...loss, attempts: 10 })).toBe('unverifiable');
+    expect(afterLinkLoss({ ...loss, holderAlive: false })).toBe('replace');
+  });
+
+  it('does nothing for a fenced server, an unwanted tab, or one linked again (property)', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), fc.nat(20), (writer, wanted, linked, holderAlive, attempts) => {
+        const action = afterLinkLoss({ writer, wanted, linked, holderAlive, attempts, maxAttempts: 10 });
+        // A fenced server neither reconnects nor replaces anything (SPEC §5).
+        if (!writer || !wanted || linked) expect(action).toBe('nothing');
+        // A live holder is never replaced: two holders would run one tab.
+        if (holderAlive) expect(action).not.toBe('replace');
+      }),
+    );
+  });
+
+  it('adopts a live recorded holder, tries a pending one, and starts otherwise', () => {
+    const rec = { holderPid: 10, holderStart: '99', holderInc: 'i1', alive: true };
+    expect(recordedHolderAction(rec)).toBe('adopt');
+    expect(recordedHolderAction({ ...rec, alive: false })).toBe('start');
+    expect(recordedHolderAction({ holderPid: null, holderStart: null, holderInc: 'i1', alive: false })).toBe('adoptPending');
+    expect(recordedHolderAction({ holderPid: null, holderStart: null, holderInc: null, alive: false })).toBe('start');
+  });
+
+  it('starts only a tab that should run, and moves an expired session to history instead', () => {
+    expect(startAction({ desired: 'stopped', resumesSession: true, recordExpired: true })).toBe('leave');
+    expect(startAction({ desired: 'running', resumesSession: true, recordExpired: true })).toBe('toHistory');
+    expect(startAction({ desired: 'running', resumesSession: true, recordExpired: false })).toBe('start');
+    expect(startAction({ desired: 'running', resumesSession: false, recordExpired: true })).toBe('start');
+  });
+
+  it('writes a holder report only when it changes the row', () => {
+    const row = { lifecycle: 'running', childPid: 5, childInc: 'c1' };
+    expect(reportChangesRow(row, { ...row })).toBe(false);
+    expect(reportChangesRow(row, { ...row, lifecycle: 'exited' })).toBe(true);
+    expect(reportChangesRow(row, { ...row, childPid: 6 })).toBe(true);
+    expect(reportChangesRow(row, { ...row, childInc: 'c2' })).toBe(true);
+  });
+});
