@@ -12,6 +12,18 @@ export function pssKiB(pid) {
   return Number(match[1]);
 }
 
+/**
+ * The process's private memory (USS) in KiB: pages no other process maps. Unlike PSS it does not
+ * depend on how many other processes on the machine share the same binary's pages.
+ */
+export function privateKiB(pid) {
+  const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(rollup)?.[1] ?? NaN);
+  const kib = field('Private_Clean') + field('Private_Dirty');
+  if (!Number.isFinite(kib)) throw new Error(`no Private lines in /proc/${pid}/smaps_rollup`);
+  return kib;
+}
+
 /** Two readings this far apart that agree count as settled: output parsed, allocations done. */
 const SETTLE_INTERVAL_MS = 300;
 /** Agreement within this is noise (a GC, a timer's allocation), not work still in progress. */

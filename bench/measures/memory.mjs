@@ -1,11 +1,12 @@
 // Marginal memory per tab, as PSS (lib/memory.mjs), for an empty tab (a bare shell) and for a
-// tab whose shell has 2,000 coloured lines of history above it.
+// tab whose shell has 2,000 coloured lines of history above it; and, for the history tab, its
+// private pages (USS), which do not move with what else runs on the machine.
 //   a1:   the new tab's holder + child, read from `a1 tabs --json`.
 //   tmux: the server's growth from adding the window + the window's child.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { settledPssKiB } from '../lib/memory.mjs';
+import { privateKiB, settledPssKiB } from '../lib/memory.mjs';
 import { pollUntil } from '../lib/poll.mjs';
 import { SHELL_ARGV, a1, tmux, withSystem } from '../lib/systems.mjs';
 import { colouredLine } from './throughput.mjs';
@@ -24,7 +25,7 @@ function historyArgv(file) {
   return [SHELL_ARGV[0], '--norc', '--noprofile', '-c', `cat ${file}; exec ${shell}`];
 }
 
-async function a1TabPss(ctx, instance, name, command) {
+async function a1TabMemory(ctx, instance, name, command) {
   const id = instance.cli(['new', '--name', name, ...(command ? ['--', ...command] : [])]).trim();
   const tab = await pollUntil(
     () => {
@@ -33,15 +34,18 @@ async function a1TabPss(ctx, instance, name, command) {
     },
     { timeoutMs: TAB_UP_TIMEOUT_MS, what: `tab ${name} to run its shell` },
   );
-  return (await settledPssKiB([tab.holderPid, tab.childPid], { timeoutMs: SETTLE_TIMEOUT_MS, log: ctx.log })) / KIB_PER_MIB;
+  const pss = (await settledPssKiB([tab.holderPid, tab.childPid], { timeoutMs: SETTLE_TIMEOUT_MS, log: ctx.log })) / KIB_PER_MIB;
+  return { pss, private: (privateKiB(tab.holderPid) + privateKiB(tab.childPid)) / KIB_PER_MIB };
 }
 
-async function tmuxWindowPss(ctx, instance, serverPid, command) {
+async function tmuxWindowMemory(ctx, instance, serverPid, command) {
   const before = await settledPssKiB([serverPid], { timeoutMs: SETTLE_TIMEOUT_MS, log: ctx.log });
+  const privateBefore = privateKiB(serverPid);
   const childPid = Number(instance.cli(['new-window', '-d', '-P', '-F', '#{pane_pid}', ...(command ?? SHELL_ARGV)]).trim());
   await pollUntil(() => isShell(childPid), { timeoutMs: TAB_UP_TIMEOUT_MS, what: 'the window to run its shell' });
   const after = await settledPssKiB([serverPid, childPid], { timeoutMs: SETTLE_TIMEOUT_MS, log: ctx.log });
-  return (after - before) / KIB_PER_MIB;
+  const privateAfter = privateKiB(serverPid) + privateKiB(childPid);
+  return { pss: (after - before) / KIB_PER_MIB, private: (privateAfter - privateBefore) / KIB_PER_MIB };
 }
 
 /** True once the process runs the interactive shell (for the history tab: after `exec`). */
@@ -59,6 +63,9 @@ export const memory = {
   metrics: [
     { key: 'emptyMiB', label: 'memory per tab, empty (PSS)', unit: 'MiB' },
     { key: 'historyMiB', label: `memory per tab, ${HISTORY_LINES} lines of history (PSS)`, unit: 'MiB' },
+    // PSS splits the node binary's shared pages among every process on the machine that maps
+    // them, so it moves with what else runs; private pages (USS) do not.
+    { key: 'historyPrivateMiB', label: `memory per tab, ${HISTORY_LINES} lines of history, private pages only (USS)`, unit: 'MiB' },
   ],
   prepare(ctx) {
     const file = path.join(ctx.runDir, 'history.txt');
@@ -69,17 +76,17 @@ export const memory = {
   },
   drivers: {
     a1: (ctx, { file }) =>
-      withSystem(a1, ctx, async (_client, instance) => ({
-        emptyMiB: await a1TabPss(ctx, instance, 'mem-empty', null),
-        historyMiB: await a1TabPss(ctx, instance, 'mem-history', historyArgv(file)),
-      })),
+      withSystem(a1, ctx, async (_client, instance) => {
+        const empty = await a1TabMemory(ctx, instance, 'mem-empty', null);
+        const history = await a1TabMemory(ctx, instance, 'mem-history', historyArgv(file));
+        return { emptyMiB: empty.pss, historyMiB: history.pss, historyPrivateMiB: history.private };
+      }),
     tmux: (ctx, { file }) =>
       withSystem(tmux, ctx, async (_client, instance) => {
         const serverPid = Number(instance.cli(['display-message', '-p', '#{pid}']).trim());
-        return {
-          emptyMiB: await tmuxWindowPss(ctx, instance, serverPid, null),
-          historyMiB: await tmuxWindowPss(ctx, instance, serverPid, historyArgv(file)),
-        };
+        const empty = await tmuxWindowMemory(ctx, instance, serverPid, null);
+        const history = await tmuxWindowMemory(ctx, instance, serverPid, historyArgv(file));
+        return { emptyMiB: empty.pss, historyMiB: history.pss, historyPrivateMiB: history.private };
       }),
   },
 };
