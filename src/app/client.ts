@@ -240,7 +240,10 @@ class AttachClient {
           }
           case 'tabStatus': {
             const tab = m.tab as TabInfo;
+            const before = this.tabs.find((t) => t.id === tab.id);
             this.tabs = this.tabs.map((t) => (t.id === tab.id ? tab : t));
+            // An animated title changes nothing on the strip: only an open picker redraws for it.
+            if (sameBesidesTitle(before, tab) && this.overlay?.kind !== 'picker') break;
             this.onTopology();
             break;
           }
@@ -351,8 +354,10 @@ class AttachClient {
         },
         state: (state) => {
           if (this.view !== view) return;
+          const before = this.viewState;
           this.viewState = state;
-          this.renderUi();
+          // Only the picker shows titles, and it reads them from the server's tab list.
+          if (!sameBesidesTitle(before, state)) this.renderUi();
         },
         controller: () => {
           // Resize is desired state: the controller's size is (re)applied on every grant.
@@ -1268,4 +1273,9 @@ function usedWidth(grid: CellGrid): number {
  * terminal's cursor or start a sequence) are dropped. */
 function printableTitle(title: string): string {
   return title.replace(/[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu, '');
+}
+
+/** Two reports of the same thing that differ at most in the title (some agents animate it). */
+function sameBesidesTitle<T extends { title: string }>(a: T | null | undefined, b: T): boolean {
+  return !!a && JSON.stringify({ ...a, title: '' }) === JSON.stringify({ ...b, title: '' });
 }
