@@ -225,3 +225,49 @@ describe('controller', () => {
     expect(claim.effects).toEqual([]);
   });
 });
+
+describe('sleep and wake', () => {
+  it('commits the tab suspended before ending its holder, and viewing it starts a new one', () => {
+    const { s, tabId } = withRunningTab('sess1');
+    const slept = drive(s, req('c1', 2, { op: 'sleep', tabId }));
+    expect(slept.commits).toEqual([{ t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null } }]);
+    expect(slept.effects).toEqual([
+      { t: 'reply', clientId: 'c1', reqId: 2, reply: { ok: true, asleep: true } },
+      { t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' },
+    ]);
+    // Asleep, it stays asleep: nothing starts it, a second sleep is a no-op.
+    const tick = drive(slept.state, { t: 'tick', now: 1 });
+    expect(spawns(tick.effects)).toEqual([]);
+    expect(tick.effects).toContainEqual({ t: 'sweepOrphans', epoch: 5, owned: [] });
+    const again = drive(tick.state, req('c2', 3, { op: 'sleep', tabId }));
+    expect(again.commits).toEqual([]);
+    expect(replies(again.effects)).toEqual([{ ok: true, asleep: true }]);
+    // Viewing wakes it: wanted running first, then a holder starts.
+    const woken = drive(again.state, req('c1', 4, { op: 'view', tabId }));
+    expect(woken.commits[0]).toEqual({ t: 'update', id: tabId, patch: { desired: 'running', lifecycle: 'starting' } });
+    expect(spawns(woken.effects)).toHaveLength(1);
+    expect(replies(woken.effects)).toEqual([{ ok: false, code: 'unavailable' }]);
+  });
+
+  it('refuses a tab with no agent session, and kills a spawn that completes after the tab slept', () => {
+    const plain = withRunningTab();
+    expect(replies(drive(plain.s, req('c1', 2, { op: 'sleep', tabId: plain.tabId })).effects)).toEqual([{ ok: false, code: 'not-resumable' }]);
+    expect(replies(drive(plain.s, req('c1', 2, { op: 'sleep', tabId: 'nope' })).effects)).toEqual([{ ok: false, code: 'no-tab' }]);
+
+    let s = served();
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: 'sess2' }));
+    const [spawn] = spawns(created.effects);
+    s = drive(created.state, req('c1', 2, { op: 'sleep', tabId: spawn.tabId })).state;
+    const late = drive(s, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 77, startTime: 'st77' });
+    expect(late.commits).toEqual([]);
+    expect(late.effects).toEqual([{ t: 'kill', epoch: 5, tabId: spawn.tabId, pid: 77, startTime: 'st77' }]);
+  });
+
+  it('acknowledges no sleep whose commit failed, and keeps the holder', () => {
+    const { s, tabId } = withRunningTab('sess1');
+    const failed = drive(s, req('c1', 2, { op: 'sleep', tabId }), (m) => (m.t === 'update' ? 'failed' : 'ok'));
+    expect(replies(failed.effects)).toEqual([{ ok: false, code: 'write-failed' }]);
+    expect(failed.effects.some((f) => f.t === 'kill')).toBe(false);
+    expect(failed.state.tabs[tabId]).toMatchObject({ bound: true, lifecycle: 'running', desired: 'running' });
+  });
+});

@@ -60,6 +60,8 @@ describe('the schedules reach what the invariants are about', () => {
       'tab failed',
       'held session focused',
       'stale revision refused',
+      'tab slept',
+      'sleeping tab woken',
     ];
     expect(situations.filter((s) => !seen[s])).toEqual([]);
   });

@@ -280,6 +280,8 @@ function commitToStore(w: World, server: SimServer, fx: Extract<Effect, { t: 'co
   if (m.t === 'retireTab') note(w, 'tab closed');
   if (m.t === 'update' && m.patch.lifecycle === 'failed') note(w, 'tab failed');
   if (m.t === 'update' && m.patch.controllerRev) note(w, 'controller transferred');
+  if (m.t === 'update' && m.patch.lifecycle === 'suspended') note(w, 'tab slept');
+  if (m.t === 'update' && m.patch.desired === 'running') note(w, 'sleeping tab woken');
   if (fx.rev !== rev) w.violations.push(`${server.id} committed at revision ${fx.rev}, the registry is at ${st.rev}`);
   const last = st.log.at(-1);
   if (last && last.epoch > fx.epoch) w.violations.push(`${server.id} committed under epoch ${fx.epoch} after epoch ${last.epoch}`);

@@ -3,6 +3,7 @@
 // always a client viewing it, or nobody; a client that leaves or looks elsewhere hands control on.
 import { commit } from './commits.js';
 import { patchTab } from './mutations.js';
+import { wakeOnView } from './sleep.js';
 import type { Controller, CoreState, CoreTab, Effect, Request } from './types.js';
 
 // ---- the rules, on plain facts: the core below and the server shell both decide by them ----
@@ -70,7 +71,7 @@ export function handleControl(s: CoreState, fx: Effect[], clientId: string, reqI
     fx.push({ t: 'reply', clientId, reqId, reply: { ok: false, code: 'no-tab' } });
     return s;
   }
-  if (req.op === 'view') s = { ...s, clients: { ...s.clients, [clientId]: { viewing: tab.id } } };
+  if (req.op === 'view') s = wakeOnView({ ...s, clients: { ...s.clients, [clientId]: { viewing: tab.id } } }, fx, tab);
   if (!tab.bound || !tab.holder) {
     fx.push({ t: 'reply', clientId, reqId, reply: { ok: false, code: 'unavailable' } });
     return s;

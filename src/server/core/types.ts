@@ -71,8 +71,8 @@ export type TabPatch = Partial<Pick<DurableTab, 'lifecycle' | 'holder' | 'contro
 export type HolderCommand = { t: 'setController'; clientId: string | null; rev: number };
 
 export type Reply =
-  | { ok: true; rev?: number; tabId?: string; focused?: boolean; closed?: boolean; holderInc?: string; controller?: boolean }
-  | { ok: false; code: 'conflict' | 'no-tab' | 'unavailable' | 'write-failed' | 'bad-index' };
+  | { ok: true; rev?: number; tabId?: string; focused?: boolean; closed?: boolean; holderInc?: string; controller?: boolean; asleep?: boolean }
+  | { ok: false; code: 'conflict' | 'no-tab' | 'unavailable' | 'write-failed' | 'bad-index' | 'not-resumable' };
 
 export type Request =
   | { op: 'create'; name: string; sessionId: string | null; expectedRev?: number }
@@ -80,6 +80,8 @@ export type Request =
   | { op: 'rename'; tabId: string; name: string; expectedRev?: number }
   | { op: 'reorder'; tabId: string; toIndex: number; expectedRev?: number }
   | { op: 'view'; tabId: string }
+  /** Checkpoint and stop (SPEC §9): only a tab with an agent session can sleep. */
+  | { op: 'sleep'; tabId: string }
   | { op: 'claim'; tabId: string };
 
 export type CommitResult = 'ok' | 'fenced' | 'failed';

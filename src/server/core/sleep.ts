@@ -1,0 +1,41 @@
+// Sleep and wake (SPEC §9) in the core: sleeping commits the tab as suspended and not wanted
+// running, and only then ends its holder; a spawn in flight is killed when it completes, since
+// its tab no longer wants it. Viewing a sleeping tab wants it running again, and reconciliation
+// starts it. The decisions are the shell's own rules (tabActions.ts).
+import { commit } from './commits.js';
+import { sleepAction, wakes } from './tabActions.js';
+import type { CoreState, CoreTab, Effect, Reply } from './types.js';
+
+export function handleSleep(s: CoreState, fx: Effect[], clientId: string, reqId: number, tabId: string): CoreState {
+  const reply = (r: Reply): Effect => ({ t: 'reply', clientId, reqId, reply: r });
+  const tab: CoreTab | undefined = s.tabs[tabId];
+  const action = sleepAction({ present: !!tab, asleep: tab?.lifecycle === 'suspended', resumable: !!tab?.sessionId });
+  if (action === 'noTab' || !tab) {
+    fx.push(reply({ ok: false, code: 'no-tab' }));
+    return s;
+  }
+  if (action === 'alreadyAsleep') {
+    fx.push(reply({ ok: true, asleep: true }));
+    return s;
+  }
+  if (action === 'notResumable') {
+    fx.push(reply({ ok: false, code: 'not-resumable' }));
+    return s;
+  }
+  const h = tab.holder;
+  const kill: Effect[] = h?.pid && h.startTime ? [{ t: 'kill', epoch: s.epoch, tabId, pid: h.pid, startTime: h.startTime }] : [];
+  return commit(s, fx, { t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null } }, {
+    onOk: [reply({ ok: true, asleep: true }), ...kill],
+    onFail: [reply({ ok: false, code: 'write-failed' })],
+    runtime: {
+      tabId,
+      ok: { starting: null, verifying: false, bound: false, controller: { clientId: null, rev: tab.controllerRev }, transfer: null, reported: null },
+    },
+  });
+}
+
+/** Viewing a sleeping tab wakes it: it is wanted running again, committed before it starts. */
+export function wakeOnView(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
+  if (!wakes({ asleep: tab.lifecycle === 'suspended', starting: tab.starting !== null, linked: tab.bound })) return s;
+  return commit(s, fx, { t: 'update', id: tab.id, patch: { desired: 'running', lifecycle: 'starting' } }, { onOk: [], onFail: [] });
+}
