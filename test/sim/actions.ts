@@ -50,7 +50,7 @@ export type Action =
   | { t: 'tick'; dt: number };
 
 /** Opening sessions and viewing are listed twice: they are what the invariants are most about. */
-const OPS = ['create', 'openSession', 'close', 'rename', 'reorder', 'view', 'claim', 'openSession', 'view', 'sleep'] as const;
+const OPS = ['create', 'openSession', 'close', 'rename', 'reorder', 'view', 'claim', 'openSession', 'view', 'sleep', 'restart'] as const;
 const SESSIONS = 2;
 
 export function describeAction(a: Action): string {
@@ -122,6 +122,8 @@ function requestFor(w: World, a: Extract<Action, { t: 'request' }>, rev: number)
       return { op: 'claim', tabId };
     case 'sleep':
       return { op: 'sleep', tabId };
+    case 'restart':
+      return { op: 'restart', tabId, fresh: a.arg % 2 === 0, force: a.arg % 3 === 0 };
   }
 }
 

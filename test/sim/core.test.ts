@@ -271,3 +271,39 @@ describe('sleep and wake', () => {
     expect(failed.state.tabs[tabId]).toMatchObject({ bound: true, lifecycle: 'running', desired: 'running' });
   });
 });
+
+describe('restart', () => {
+  it('restarts an exited child in its holder, a running one only when forced', () => {
+    const { s, tabId, inc } = withRunningTab();
+    const exited = drive(s, { t: 'holderState', tabId, inc, lifecycle: 'exited', sessionId: null }).state;
+    const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }));
+    expect(r.effects).toContainEqual({ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'restartChild', fresh: true, force: false } });
+    expect(replies(r.effects)).toEqual([{ ok: true, restarted: true }]);
+    const running = drive(s, req('c1', 2, { op: 'restart', tabId, fresh: false, force: false }));
+    expect(replies(running.effects)).toEqual([{ ok: true, restarted: false }]);
+    const forced = drive(s, req('c1', 2, { op: 'restart', tabId, fresh: false, force: true }));
+    expect(forced.effects).toContainEqual({ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'restartChild', fresh: false, force: true } });
+  });
+
+  it('gives a tab failed past the holder budget a new holder with a fresh budget', () => {
+    let { s, tabId, inc } = withRunningTab();
+    // Lose the holder until the budget is spent.
+    for (let loss = 0; s.tabs[tabId].lifecycle !== 'failed'; loss++) {
+      s = drive(s, { t: 'linkClosed', tabId, inc }).state;
+      const gone = drive(s, { t: 'holderGone', tabId, inc });
+      s = gone.state;
+      const [spawn] = spawns(gone.effects);
+      if (!spawn) break;
+      inc = spawn.inc;
+      s = drive(s, { t: 'spawned', tabId, inc, pid: 200 + loss, startTime: `st${200 + loss}` }).state;
+      const facts = { pid: 200 + loss, startTime: `st${200 + loss}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
+      s = drive(s, { t: 'holderVerified', tabId, inc, facts }).state;
+    }
+    expect(s.tabs[tabId]).toMatchObject({ lifecycle: 'failed', holder: null });
+    const r = drive(s, req('c1', 9, { op: 'restart', tabId, fresh: false, force: false }));
+    expect(r.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting' } });
+    expect(spawns(r.effects)).toHaveLength(1);
+    expect(r.state.tabs[tabId].losses).toEqual([]);
+    expect(replies(r.effects)).toEqual([{ ok: true, restarted: true }]);
+  });
+});

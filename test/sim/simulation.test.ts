@@ -45,7 +45,7 @@ describe('server core simulation', () => {
 describe('the schedules reach what the invariants are about', () => {
   it('every situation arises within a few hundred runs', () => {
     const seen: Record<string, number> = {};
-    for (const schedule of fc.sample(scheduleArb(SCHEDULE_LENGTH), { numRuns: 400, seed: 7 })) simulate(schedule, { settle: true, seen });
+    for (const schedule of fc.sample(scheduleArb(SCHEDULE_LENGTH), { numRuns: 800, seed: 9 })) simulate(schedule, { settle: true, seen });
     const situations = [
       'write failed',
       'fenced server exited',
@@ -62,6 +62,8 @@ describe('the schedules reach what the invariants are about', () => {
       'stale revision refused',
       'tab slept',
       'sleeping tab woken',
+      'child restarted by the user',
+      'failed tab restarted',
     ];
     expect(situations.filter((s) => !seen[s])).toEqual([]);
   });

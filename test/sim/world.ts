@@ -244,8 +244,9 @@ function execute(w: World, server: SimServer, fx: Effect): void {
     case 'sendToHolder': {
       const h = w.holders.find((x) => x.alive && x.tabId === fx.tabId && x.inc === fx.inc);
       if (!h || h.link !== server.id) return;
-      const c = w.clients.find((x) => x.id === fx.cmd.clientId);
-      const asked = fx.cmd.clientId === null || (c !== undefined && c.alive && c.asked.has(`${server.id} ${fx.tabId}`));
+      const cmd = fx.cmd;
+      const c = cmd.t === 'setController' ? w.clients.find((x) => x.id === cmd.clientId) : undefined;
+      const asked = cmd.t !== 'setController' || cmd.clientId === null || (c !== undefined && c.alive && c.asked.has(`${server.id} ${fx.tabId}`));
       send(w, server.id, holderAddr(h.pid), { k: 'cmd', epoch: fx.epoch, cmd: fx.cmd, asked }, false);
       return;
     }
@@ -282,6 +283,7 @@ function commitToStore(w: World, server: SimServer, fx: Extract<Effect, { t: 'co
   if (m.t === 'update' && m.patch.controllerRev) note(w, 'controller transferred');
   if (m.t === 'update' && m.patch.lifecycle === 'suspended') note(w, 'tab slept');
   if (m.t === 'update' && m.patch.desired === 'running') note(w, 'sleeping tab woken');
+  if (m.t === 'update' && m.patch.lifecycle === 'starting' && !('holder' in m.patch) && !('desired' in m.patch)) note(w, 'failed tab restarted');
   if (fx.rev !== rev) w.violations.push(`${server.id} committed at revision ${fx.rev}, the registry is at ${st.rev}`);
   const last = st.log.at(-1);
   if (last && last.epoch > fx.epoch) w.violations.push(`${server.id} committed under epoch ${fx.epoch} after epoch ${last.epoch}`);
@@ -418,6 +420,14 @@ function holderReceives(w: World, h: SimHolder, from: string, body: Body): void 
   // Holders reject lower epochs (SPEC §5).
   if (body.epoch < h.epochSeen) return note(w, 'stale epoch refused by a holder');
   h.epochSeen = body.epoch;
+  if (body.cmd.t === 'restartChild') {
+    // The holder starts its child again, with a fresh crash count (SPEC §10).
+    if (h.lifecycle === 'running' && !body.cmd.force) return;
+    note(w, 'child restarted by the user');
+    h.crashes = 0;
+    h.lifecycle = 'running';
+    return reportToLink(w, h, stateEvent(h));
+  }
   const { clientId, rev } = body.cmd;
   if (rev > h.controller.rev) {
     h.controller = { clientId, rev };

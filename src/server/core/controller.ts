@@ -3,7 +3,7 @@
 // always a client viewing it, or nobody; a client that leaves or looks elsewhere hands control on.
 import { commit } from './commits.js';
 import { patchTab } from './mutations.js';
-import { wakeOnView } from './sleep.js';
+import { wakeOnView } from './userActions.js';
 import type { Controller, CoreState, CoreTab, Effect, Request } from './types.js';
 
 // ---- the rules, on plain facts: the core below and the server shell both decide by them ----

@@ -5,7 +5,7 @@ import { commit, freshTab, onCommitted, stop } from './commits.js';
 import { handleControl, onControllerAck } from './controller.js';
 import { onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onVerified } from './holders.js';
 import { onTick, reconcile } from './reconcile.js';
-import { handleSleep } from './sleep.js';
+import { handleRestart, handleSleep } from './userActions.js';
 import { handleTopology } from './topology.js';
 import type { CoreEvent, CoreState, Durable, Effect, StepResult } from './types.js';
 
@@ -45,6 +45,7 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
       if (!s.clients[e.clientId]) return s;
       if (e.req.op === 'view' || e.req.op === 'claim') return handleControl(s, fx, e.clientId, e.reqId, e.req);
       if (e.req.op === 'sleep') return handleSleep(s, fx, e.clientId, e.reqId, e.req.tabId);
+      if (e.req.op === 'restart') return handleRestart(s, fx, e.clientId, e.reqId, e.req);
       return handleTopology(s, fx, e.clientId, e.reqId, e.req);
     case 'spawned':
       return onSpawned(s, fx, e.tabId, e.inc, e.pid, e.startTime);

@@ -68,10 +68,13 @@ export type Mutation =
 
 export type TabPatch = Partial<Pick<DurableTab, 'lifecycle' | 'holder' | 'controllerRev' | 'sessionId' | 'desired'>>;
 
-export type HolderCommand = { t: 'setController'; clientId: string | null; rev: number };
+export type HolderCommand =
+  | { t: 'setController'; clientId: string | null; rev: number }
+  /** Start the child again in the same holder (`r`, `f`, `/restart`). */
+  | { t: 'restartChild'; fresh: boolean; force: boolean };
 
 export type Reply =
-  | { ok: true; rev?: number; tabId?: string; focused?: boolean; closed?: boolean; holderInc?: string; controller?: boolean; asleep?: boolean }
+  | { ok: true; rev?: number; tabId?: string; focused?: boolean; closed?: boolean; holderInc?: string; controller?: boolean; asleep?: boolean; restarted?: boolean }
   | { ok: false; code: 'conflict' | 'no-tab' | 'unavailable' | 'write-failed' | 'bad-index' | 'not-resumable' };
 
 export type Request =
@@ -82,6 +85,8 @@ export type Request =
   | { op: 'view'; tabId: string }
   /** Checkpoint and stop (SPEC §9): only a tab with an agent session can sleep. */
   | { op: 'sleep'; tabId: string }
+  /** `r`/`f` on an exited or failed tab; `force` (`/restart`) also restarts a running child. */
+  | { op: 'restart'; tabId: string; fresh: boolean; force: boolean }
   | { op: 'claim'; tabId: string };
 
 export type CommitResult = 'ok' | 'fenced' | 'failed';

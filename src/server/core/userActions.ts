@@ -1,9 +1,9 @@
-// Sleep and wake (SPEC §9) in the core: sleeping commits the tab as suspended and not wanted
+// Sleep, wake and restart (SPEC §9) in the core: sleeping commits the tab as suspended and not wanted
 // running, and only then ends its holder; a spawn in flight is killed when it completes, since
 // its tab no longer wants it. Viewing a sleeping tab wants it running again, and reconciliation
 // starts it. The decisions are the shell's own rules (tabActions.ts).
 import { commit } from './commits.js';
-import { sleepAction, wakes } from './tabActions.js';
+import { restartAction, sleepAction, wakes } from './tabActions.js';
 import type { CoreState, CoreTab, Effect, Reply } from './types.js';
 
 export function handleSleep(s: CoreState, fx: Effect[], clientId: string, reqId: number, tabId: string): CoreState {
@@ -38,4 +38,43 @@ export function handleSleep(s: CoreState, fx: Effect[], clientId: string, reqId:
 export function wakeOnView(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
   if (!wakes({ asleep: tab.lifecycle === 'suspended', starting: tab.starting !== null, linked: tab.bound })) return s;
   return commit(s, fx, { t: 'update', id: tab.id, patch: { desired: 'running', lifecycle: 'starting' } }, { onOk: [], onFail: [] });
+}
+
+/**
+ * A restart the user asked for: the child starts again in its holder, or a tab whose holder
+ * failed past the budget gets a new one with a fresh budget. A holder being verified is not
+ * replaced: it may be alive.
+ */
+export function handleRestart(s: CoreState, fx: Effect[], clientId: string, reqId: number, req: { tabId: string; fresh: boolean; force: boolean }): CoreState {
+  const reply = (r: Reply): Effect => ({ t: 'reply', clientId, reqId, reply: r });
+  const tab: CoreTab | undefined = s.tabs[req.tabId];
+  if (!tab) {
+    fx.push(reply({ ok: false, code: 'no-tab' }));
+    return s;
+  }
+  const action = restartAction({
+    linked: tab.bound || tab.verifying,
+    starting: tab.starting !== null,
+    lifecycle: tab.reported?.lifecycle ?? tab.lifecycle,
+    suspended: tab.lifecycle === 'suspended',
+    force: req.force,
+  });
+  if (action === 'none') {
+    fx.push(reply({ ok: true, restarted: false }));
+    return s;
+  }
+  if (action === 'startHolder') {
+    return commit(s, fx, { t: 'update', id: tab.id, patch: { lifecycle: 'starting' } }, {
+      onOk: [reply({ ok: true, restarted: true })],
+      onFail: [reply({ ok: false, code: 'write-failed' })],
+      runtime: { tabId: tab.id, ok: { losses: [] } },
+    });
+  }
+  if (!tab.bound || !tab.holder) {
+    fx.push(reply({ ok: false, code: 'unavailable' }));
+    return s;
+  }
+  fx.push({ t: 'sendToHolder', epoch: s.epoch, tabId: tab.id, inc: tab.holder.inc, cmd: { t: 'restartChild', fresh: req.fresh, force: action === 'restartRunningChild' } });
+  fx.push(reply({ ok: true, restarted: true }));
+  return s;
 }
