@@ -39,6 +39,23 @@ const req = (clientId: string, reqId: number, r: Extract<CoreEvent, { t: 'reques
 const replies = (fx: Effect[]) => fx.filter((f) => f.t === 'reply').map((f) => (f as Extract<Effect, { t: 'reply' }>).reply);
 const spawns = (fx: Effect[]) => fx.filter((f): f is Extract<Effect, { t: 'spawnHolder' }> => f.t === 'spawnHolder');
 
+/** The holder of `inc` comes up as pid `pid`: its spawn completes and it is verified, running. */
+function bindHolder(s: CoreState, tabId: string, inc: string, pid: number): CoreState {
+  s = drive(s, { t: 'spawned', tabId, inc, pid, startTime: `st${pid}` }).state;
+  const facts = { pid, startTime: `st${pid}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
+  return drive(s, { t: 'holderVerified', tabId, inc, facts }).state;
+}
+
+/** A new agent tab is closed or put to sleep while its first spawn is in flight; then the spawn
+ * completes as pid 77. */
+function spawnCompletingAfter(end: 'close' | 'sleep') {
+  let s = served();
+  const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: 'sess2' }));
+  const [spawn] = spawns(created.effects);
+  s = drive(created.state, req('c1', 2, { op: end, tabId: spawn.tabId })).state;
+  return { late: drive(s, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 77, startTime: 'st77' }), tabId: spawn.tabId };
+}
+
 /** A served core with one running tab whose holder is bound. */
 function withRunningTab(sessionId: string | null = null) {
   let s = served();
@@ -110,13 +127,9 @@ describe('topology', () => {
 
 describe('late events after a close', () => {
   it('kills a spawn that completes after its tab was closed, before binding it', () => {
-    let s = served();
-    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
-    const [spawn] = spawns(created.effects);
-    s = drive(created.state, req('c1', 2, { op: 'close', tabId: spawn.tabId })).state;
-    const late = drive(s, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 77, startTime: 'st77' });
+    const { late, tabId } = spawnCompletingAfter('close');
     expect(late.commits).toEqual([]);
-    expect(late.effects).toEqual([{ t: 'kill', epoch: 5, tabId: spawn.tabId, pid: 77, startTime: 'st77' }]);
+    expect(late.effects).toEqual([{ t: 'kill', epoch: 5, tabId, pid: 77, startTime: 'st77' }]);
   });
 
   it('ignores a holder state or bridge report that arrives after the close', () => {
@@ -197,9 +210,7 @@ describe('holders', () => {
       if (loss <= HOLDER_LOSSES_ALLOWED) {
         expect(spawn).toBeDefined();
         inc = spawn.inc;
-        s = drive(s, { t: 'spawned', tabId, inc, pid: 100 + loss, startTime: `st${100 + loss}` }).state;
-        const facts = { pid: 100 + loss, startTime: `st${100 + loss}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
-        s = drive(s, { t: 'holderVerified', tabId, inc, facts }).state;
+        s = bindHolder(s, tabId, inc, 100 + loss);
       } else {
         expect(spawn).toBeUndefined();
         expect(s.tabs[tabId].lifecycle).toBe('failed');
@@ -254,13 +265,9 @@ describe('sleep and wake', () => {
     expect(replies(drive(plain.s, req('c1', 2, { op: 'sleep', tabId: plain.tabId })).effects)).toEqual([{ ok: false, code: 'not-resumable' }]);
     expect(replies(drive(plain.s, req('c1', 2, { op: 'sleep', tabId: 'nope' })).effects)).toEqual([{ ok: false, code: 'no-tab' }]);
 
-    let s = served();
-    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: 'sess2' }));
-    const [spawn] = spawns(created.effects);
-    s = drive(created.state, req('c1', 2, { op: 'sleep', tabId: spawn.tabId })).state;
-    const late = drive(s, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 77, startTime: 'st77' });
+    const { late, tabId } = spawnCompletingAfter('sleep');
     expect(late.commits).toEqual([]);
-    expect(late.effects).toEqual([{ t: 'kill', epoch: 5, tabId: spawn.tabId, pid: 77, startTime: 'st77' }]);
+    expect(late.effects).toEqual([{ t: 'kill', epoch: 5, tabId, pid: 77, startTime: 'st77' }]);
   });
 
   it('acknowledges no sleep whose commit failed, and keeps the holder', () => {
@@ -295,9 +302,7 @@ describe('restart', () => {
       const [spawn] = spawns(gone.effects);
       if (!spawn) break;
       inc = spawn.inc;
-      s = drive(s, { t: 'spawned', tabId, inc, pid: 200 + loss, startTime: `st${200 + loss}` }).state;
-      const facts = { pid: 200 + loss, startTime: `st${200 + loss}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
-      s = drive(s, { t: 'holderVerified', tabId, inc, facts }).state;
+      s = bindHolder(s, tabId, inc, 200 + loss);
     }
     expect(s.tabs[tabId]).toMatchObject({ lifecycle: 'failed', holder: null });
     const r = drive(s, req('c1', 9, { op: 'restart', tabId, fresh: false, force: false }));
