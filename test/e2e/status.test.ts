@@ -162,6 +162,10 @@ describe('agent status glyphs', () => {
     const a1 = t.attach();
     await waitForStrip(a1, ['sh', 'mimic'], 'sh');
 
+    // A starting tab spins too; the claim is about a running one, so wait for it to run.
+    await waitFor(() => counter(count) >= 1, { what: 'the mimic to print' });
+    await waitForChipGlyph(a1, 'mimic', '', 'no glyph (running)');
+
     // Never reported: no glyph, however long it prints.
     const seen = new Set<string>();
     await waitFor(async () => {
