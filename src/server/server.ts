@@ -30,7 +30,7 @@ import { writerLockPath } from '../store/layout.js';
 import { FencedError } from '../store/errors.js';
 import { idleSuspendStep, isRunningLifecycle, isSuspendable, serverIdleStep } from './idle.js';
 import { StartSlots } from './startSlots.js';
-import { acceptsHolderReport, afterLinkLoss, closeOutcome, controlHandover, heartbeatAction, HOLDER_HEARTBEAT_MS, recordedHolderAction, reportChangesRow, restartAction, sleepAction, startAction, wakes, controlOnRequest, nextControllerRev, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
+import { acceptsHolderReport, afterLinkLoss, createAction, isStaleRevision, reorderPlan, closeOutcome, controlHandover, heartbeatAction, HOLDER_HEARTBEAT_MS, recordedHolderAction, reportChangesRow, restartAction, sleepAction, startAction, wakes, controlOnRequest, nextControllerRev, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
 import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
 import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
 
@@ -811,9 +811,7 @@ export class Server {
   /** Mutations carry the revision their sender saw; a mutation against an older one is refused
    * whole with a typed conflict (SPEC §6), so two clients racing on one revision get one winner. */
   private staleRevision(a: Record<string, unknown>): { error: ReplyError } | null {
-    if (typeof a.expectedRev !== 'number') return null;
-    const rev = this.d.registry.revision;
-    if (a.expectedRev === rev) return null;
+    if (!isStaleRevision(typeof a.expectedRev === 'number' ? a.expectedRev : undefined, this.d.registry.revision)) return null;
     return { error: { code: 'conflict', message: 'The tabs changed meanwhile; nothing was changed.' } };
   }
 
@@ -829,16 +827,11 @@ export class Server {
   }
 
   private reorderTab(tabId: string, toIndex: number): unknown {
-    const order = this.orderedTabs().map((t) => t.row.id);
-    const from = order.indexOf(tabId);
-    if (from < 0) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
-    if (!Number.isInteger(toIndex) || toIndex < 0 || toIndex >= order.length) {
-      return { error: { code: 'bad-index', message: 'That position is outside the strip.' } };
-    }
-    if (from === toIndex) return { rev: this.d.registry.revision };
-    order.splice(from, 1);
-    order.splice(toIndex, 0, tabId);
-    const rev = this.d.registry.reorderTabs(order);
+    const plan = reorderPlan(this.orderedTabs().map((t) => t.row.id), tabId, toIndex);
+    if (plan.t === 'noTab') return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
+    if (plan.t === 'badIndex') return { error: { code: 'bad-index', message: 'That position is outside the strip.' } };
+    if (plan.t === 'unchanged') return { rev: this.d.registry.revision };
+    const rev = this.d.registry.reorderTabs(plan.order);
     for (const t of this.tabs.values()) t.row = this.d.registry.getTab(t.row.id) ?? t.row;
     this.broadcast({ t: 'tabs', rev, tabs: this.tabInfos() });
     return { rev };
@@ -876,7 +869,8 @@ export class Server {
       if (!this.d.config.agents[a.agent]) return { error: { code: 'unknown-agent', message: `"${a.agent}" is not an agent kind in the config.` } };
       kind = a.agent;
     }
-    if (this.tabs.size >= this.d.config.tabsMax) {
+    // An opened session's hold was checked by openSession, the caller.
+    if (createAction(false, this.tabs.size, this.d.config.tabsMax) === 'full') {
       return { error: { code: 'tabs-max', message: `The tab limit of ${this.d.config.tabsMax} is reached; close a tab to open another.` } };
     }
     const cwd = typeof a.cwd === 'string' ? a.cwd : process.cwd();

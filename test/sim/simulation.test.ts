@@ -60,6 +60,7 @@ describe('the schedules reach what the invariants are about', () => {
       'tab failed',
       'held session focused',
       'stale revision refused',
+      'tab limit refused a create',
       'tab slept',
       'sleeping tab woken',
       'child restarted by the user',
@@ -84,7 +85,9 @@ const ackBeforeCommit: Reducer = (s, e) => {
 };
 
 /** Starts under the epoch it found instead of the next one. */
-const noEpochBump: Booter = (id, now, durable) => boot(id, now, { ...durable, epoch: durable.epoch - 1 });
+/** Ignores the config's tab limit. */
+const noTabLimit: Booter = (id, now, durable) => boot(id, now, durable);
+const noEpochBump: Booter = (id, now, durable, limits) => boot(id, now, { ...durable, epoch: durable.epoch - 1 }, limits);
 
 /** Opens a session without looking for the tab that already holds it. */
 const noSessionGuard: Reducer = (s: CoreState, e: CoreEvent) => {
@@ -127,6 +130,7 @@ describe('the simulation catches broken cores', () => {
 
   it('a core that acknowledges before its commit loses a mutation', () => caught({ reducer: ackBeforeCommit }, /never committed/), 60_000);
   it('a core that does not bump the epoch makes two writers', () => caught({ booter: noEpochBump }, /two registry writers/), 60_000);
+  it('a core that ignores the tab limit opens tabs past it', () => caught({ booter: noTabLimit }, /past the limit/), 60_000);
   it('a core without the session guard puts a session in two tabs', () => caught({ reducer: noSessionGuard }, /held by tabs/), 60_000);
   it('a core that does not kill a spawn completing after its close leaks the holder', () => caught({ reducer: keepsLateSpawn }, /survived its spawn/), 60_000);
   it('a core that gives control to a client that never asked admits unattributable input', () => caught({ reducer: controlToNewcomers }, /admitted in/), 60_000);

@@ -8,6 +8,8 @@ import type { Controller, CoreEvent, CoreState, DurableTab, Effect, Lifecycle, M
 
 export type Reducer = (s: CoreState, e: CoreEvent) => StepResult;
 export type Booter = typeof boot;
+/** Low, so that schedules reach the limit. */
+export const SIM_TABS_MAX = 4;
 
 export interface LogEntry {
   serverId: string;
@@ -160,7 +162,7 @@ export function startServer(w: World): void {
   const id = `s${w.nextServer++}`;
   if (liveServers(w).length > 0) note(w, 'server started beside a live one');
   w.store.leaseOwner = id;
-  const { state, effects } = w.boot(id, w.now, { epoch: w.store.epoch, rev: w.store.rev, tabs: structuredClone(w.store.tabs) });
+  const { state, effects } = w.boot(id, w.now, { epoch: w.store.epoch, rev: w.store.rev, tabs: structuredClone(w.store.tabs) }, { tabsMax: SIM_TABS_MAX });
   const server: SimServer = { id, alive: true, paused: false, state };
   w.servers.push(server);
   carryOut(w, server, effects);
@@ -294,6 +296,8 @@ function commitToStore(w: World, server: SimServer, fx: Extract<Effect, { t: 'co
   if (m.t === 'insertTab') st.everTabs.push(m.tab.id);
   st.log.push({ serverId: server.id, epoch: fx.epoch, rev, mutation: m });
   checkSessions(w);
+  const count = Object.keys(st.tabs).length;
+  if (count > SIM_TABS_MAX) w.violations.push(`the registry holds ${count} tabs, past the limit of ${SIM_TABS_MAX}`);
   return 'ok';
 }
 
@@ -494,6 +498,7 @@ function clientReceives(w: World, c: SimClient, from: string, body: Body): void 
   c.requests.delete(body.reqId);
   const r = body.reply;
   if (!r.ok && r.code === 'conflict') note(w, 'stale revision refused');
+  if (!r.ok && r.code === 'tabs-max') note(w, 'tab limit refused a create');
   if (!req || !r.ok) return;
   if (r.rev !== undefined) c.knownRev = Math.max(c.knownRev, r.rev);
   if (r.focused) note(w, 'held session focused');

@@ -9,3 +9,4 @@ export { controlHandover, controlOnRequest, nextControllerRev } from './controll
 export type * from './types.js';
 export { afterLinkLoss, heartbeatAction, HOLDER_HEARTBEAT_MS, HOLDER_MISSED_BEATS, recordedHolderAction, reportChangesRow, startAction } from './supervision.js';
 export { restartAction, sleepAction, wakes } from './tabActions.js';
+export { createAction, isStaleRevision, reorderPlan, type ReorderPlan } from './topology.js';

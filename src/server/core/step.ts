@@ -7,20 +7,20 @@ import { onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onVerifi
 import { onTick, reconcile } from './reconcile.js';
 import { handleRestart, handleSleep } from './userActions.js';
 import { handleTopology } from './topology.js';
-import type { CoreEvent, CoreState, Durable, Effect, StepResult } from './types.js';
+import type { CoreEvent, CoreLimits, CoreState, Durable, Effect, StepResult } from './types.js';
 
 /** A server that holds the writer lease loads the registry and commits the next epoch before it
  * does anything else (SPEC §5). */
-export function boot(serverId: string, now: number, durable: Durable): StepResult {
+export function boot(serverId: string, now: number, durable: Durable, limits: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY }): StepResult {
   const tabs = Object.fromEntries(Object.values(durable.tabs).map((t) => [t.id, freshTab(t)]));
-  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', degraded: false, now, rev: durable.rev, tabs, clients: {}, pending: {}, nextId: 1 };
+  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', degraded: false, now, rev: durable.rev, tabsMax: limits.tabsMax, tabs, clients: {}, pending: {}, nextId: 1 };
   const fx: Effect[] = [];
   return { state: commit(s, fx, { t: 'startEpoch', epoch: s.epoch }, { onOk: [], onFail: [] }), effects: fx };
 }
 
 export function step(state: CoreState, event: CoreEvent): StepResult {
   const fx: Effect[] = [];
-  if (event.t === 'boot') return boot(event.serverId, event.now, event.durable);
+  if (event.t === 'boot') return boot(event.serverId, event.now, event.durable, event.limits);
   if (state.phase === 'stopped') return { state, effects: fx };
   let s = dispatch(state, event, fx);
   if (s.phase === 'serving' && !s.degraded) s = reconcile(s, fx);

@@ -8,10 +8,35 @@ import type { CoreState, Effect, Reply, Request } from './types.js';
 
 type TopologyRequest = Extract<Request, { op: 'create' | 'close' | 'rename' | 'reorder' }>;
 
+/** A mutation sent against an older revision than the current one is refused whole (SPEC §6);
+ * one that names no revision is not checked. */
+export function isStaleRevision(expectedRev: number | undefined, rev: number): boolean {
+  return expectedRev !== undefined && expectedRev !== rev;
+}
+
+/** A new tab: a held agent session focuses its tab; past the tab limit nothing opens. */
+export function createAction(heldByLiveTab: boolean, tabCount: number, tabsMax: number): 'focus' | 'full' | 'insert' {
+  if (heldByLiveTab) return 'focus';
+  return tabCount >= tabsMax ? 'full' : 'insert';
+}
+
+export type ReorderPlan = { t: 'noTab' } | { t: 'badIndex' } | { t: 'unchanged' } | { t: 'reorder'; order: string[] };
+
+/** Moving `tabId` to `toIndex` of the strip `order`: the new order, or why there is none. */
+export function reorderPlan(order: readonly string[], tabId: string, toIndex: number): ReorderPlan {
+  const from = order.indexOf(tabId);
+  if (from < 0) return { t: 'noTab' };
+  if (!Number.isInteger(toIndex) || toIndex < 0 || toIndex >= order.length) return { t: 'badIndex' };
+  if (from === toIndex) return { t: 'unchanged' };
+  const next = order.filter((id) => id !== tabId);
+  next.splice(toIndex, 0, tabId);
+  return { t: 'reorder', order: next };
+}
+
 export function handleTopology(s: CoreState, fx: Effect[], clientId: string, reqId: number, req: TopologyRequest): CoreState {
   const reply = (r: Reply) => ({ t: 'reply', clientId, reqId, reply: r }) as const;
   const writeFailed = [reply({ ok: false, code: 'write-failed' })];
-  if (req.expectedRev !== undefined && req.expectedRev !== s.rev) {
+  if (isStaleRevision(req.expectedRev, s.rev)) {
     fx.push(reply({ ok: false, code: 'conflict' }));
     return s;
   }
@@ -20,8 +45,13 @@ export function handleTopology(s: CoreState, fx: Effect[], clientId: string, req
     case 'create': {
       // One agent session, one live tab: opening a held session focuses its tab.
       const held = req.sessionId ? sessionHolder(Object.values(s.tabs), req.sessionId) : null;
-      if (held) {
-        fx.push(reply({ ok: true, tabId: held.id, focused: true }));
+      const action = createAction(held !== null, Object.keys(s.tabs).length, s.tabsMax);
+      if (action === 'focus') {
+        fx.push(reply({ ok: true, tabId: held!.id, focused: true }));
+        return s;
+      }
+      if (action === 'full') {
+        fx.push(reply({ ok: false, code: 'tabs-max' }));
         return s;
       }
       const id = `tab-${s.serverId}-${s.nextId}`;
@@ -59,23 +89,16 @@ export function handleTopology(s: CoreState, fx: Effect[], clientId: string, req
       });
     }
     case 'reorder': {
-      const order = orderedIds(s.tabs);
-      const from = order.indexOf(req.tabId);
-      if (from < 0) {
-        fx.push(reply({ ok: false, code: 'no-tab' }));
+      const plan = reorderPlan(orderedIds(s.tabs), req.tabId, req.toIndex);
+      if (plan.t === 'noTab' || plan.t === 'badIndex') {
+        fx.push(reply({ ok: false, code: plan.t === 'noTab' ? 'no-tab' : 'bad-index' }));
         return s;
       }
-      if (!Number.isInteger(req.toIndex) || req.toIndex < 0 || req.toIndex >= order.length) {
-        fx.push(reply({ ok: false, code: 'bad-index' }));
-        return s;
-      }
-      if (from === req.toIndex) {
+      if (plan.t === 'unchanged') {
         fx.push(reply({ ok: true, rev: s.rev }));
         return s;
       }
-      order.splice(from, 1);
-      order.splice(req.toIndex, 0, req.tabId);
-      return commit(s, fx, { t: 'reorder', order }, {
+      return commit(s, fx, { t: 'reorder', order: plan.order }, {
         onOk: [reply({ ok: true, rev: next }), { t: 'notifyClients', rev: next, change: 'tabs', tabId: null }],
         onFail: writeFailed,
       });

@@ -29,6 +29,11 @@ export interface DurableTab {
   controllerRev: number;
 }
 
+/** What the config bounds, as far as the core's decisions go. */
+export interface CoreLimits {
+  tabsMax: number;
+}
+
 /** The registry as a starting server loads it. */
 export interface Durable {
   epoch: number;
@@ -75,7 +80,7 @@ export type HolderCommand =
 
 export type Reply =
   | { ok: true; rev?: number; tabId?: string; focused?: boolean; closed?: boolean; holderInc?: string; controller?: boolean; asleep?: boolean; restarted?: boolean }
-  | { ok: false; code: 'conflict' | 'no-tab' | 'unavailable' | 'write-failed' | 'bad-index' | 'not-resumable' };
+  | { ok: false; code: 'conflict' | 'no-tab' | 'unavailable' | 'write-failed' | 'bad-index' | 'not-resumable' | 'tabs-max' };
 
 export type Request =
   | { op: 'create'; name: string; sessionId: string | null; expectedRev?: number }
@@ -101,7 +106,7 @@ export interface HolderFacts {
 }
 
 export type CoreEvent =
-  | { t: 'boot'; serverId: string; now: number; durable: Durable }
+  | { t: 'boot'; serverId: string; now: number; durable: Durable; limits?: CoreLimits }
   | { t: 'committed'; id: number; result: CommitResult }
   /** An adapter found the fence broken while carrying out a spawn, send or kill. */
   | { t: 'fenced' }
@@ -152,6 +157,8 @@ export interface CoreState {
   degraded: boolean;
   now: number;
   rev: number;
+  /** The config's tab limit: a create past it is refused. */
+  tabsMax: number;
   tabs: Record<string, CoreTab>;
   clients: Record<string, CoreClient>;
   pending: Record<number, Pending>;
