@@ -68,14 +68,16 @@ interface TabRuntime {
   holderRestarts: number[];
   /** Every holder and child this server saw bound to the tab, for the retirement plan. */
   bound: ProcessRef[];
-  /** When the holder last said anything (a pong counts): its heartbeat (SPEC §10). */
+  /** When the holder last said anything (a pong counts), for the log. */
   lastHeard: number;
+  /** Heartbeat pings sent since the holder last said anything (SPEC §10). */
+  unanswered: number;
   /** A controller transfer sent to the holder and not yet acknowledged. */
   transfer: { clientId: string | null; rev: number } | null;
 }
 
 function newRuntime(row: TabRow): TabRuntime {
-  return { row, link: null, state: null, starting: null, closing: false, sleeping: false, holderRestarts: [], bound: [], lastHeard: 0, transfer: null };
+  return { row, link: null, state: null, starting: null, closing: false, sleeping: false, holderRestarts: [], bound: [], lastHeard: 0, unanswered: 0, transfer: null };
 }
 
 interface StartOptions {
@@ -244,7 +246,7 @@ export class Server {
     for (const tab of this.tabs.values()) {
       const link = tab.link;
       if (!link || tab.closing || tab.sleeping) continue;
-      if (heartbeatAction(tab.lastHeard, now) === 'timeout') {
+      if (heartbeatAction(tab.unanswered) === 'timeout') {
         // A server stopped long enough to miss every pong may have been replaced meanwhile.
         if (!this.stillWriter()) return;
         const { holderPid, holderStart } = tab.row;
@@ -253,6 +255,7 @@ export class Server {
         link.close();
         continue;
       }
+      tab.unanswered++;
       link.send({ t: 'ping', n: ++this.pingSeq });
     }
   }
@@ -628,9 +631,13 @@ export class Server {
     conn.send({ t: 'epoch', epoch: this.d.epoch });
     this.applyHolderState(tab, state);
     tab.lastHeard = Date.now();
+    tab.unanswered = 0;
     conn.onMessage((msg) => {
       const m = msg as { t: string; state?: HolderState };
-      if (tab.link === conn) tab.lastHeard = Date.now();
+      if (tab.link === conn) {
+        tab.lastHeard = Date.now();
+        tab.unanswered = 0;
+      }
       if (m.t === 'state' && m.state && tab.link === conn) this.applyHolderState(tab, m.state);
     });
     conn.onClose(() => {

@@ -12,11 +12,11 @@ import {
 } from '../../src/server/core/index.js';
 
 describe('holder supervision', () => {
-  it('times a holder out after exactly the missed beats, and pings it before', () => {
-    const limit = HOLDER_HEARTBEAT_MS * HOLDER_MISSED_BEATS;
-    expect(limit).toBe(15_000);
-    expect(heartbeatAction(1_000, 1_000 + limit - 1)).toBe('ping');
-    expect(heartbeatAction(1_000, 1_000 + limit)).toBe('timeout');
+  it('times a holder out once the missed beats went unanswered, and pings it before', () => {
+    expect(HOLDER_HEARTBEAT_MS * HOLDER_MISSED_BEATS).toBe(15_000);
+    expect(heartbeatAction(0)).toBe('ping');
+    expect(heartbeatAction(HOLDER_MISSED_BEATS - 1)).toBe('ping');
+    expect(heartbeatAction(HOLDER_MISSED_BEATS)).toBe('timeout');
   });
 
   const loss = { writer: true, wanted: true, linked: false, holderAlive: true, attempts: 0, maxAttempts: 10 };

@@ -14,6 +14,7 @@ import {
   crashChild,
   deliver,
   deliverable,
+  hangOrResumeHolder,
   joinClient,
   killHolder,
   killServer,
@@ -38,6 +39,8 @@ export type Action =
   | { t: 'childCrash'; i: number }
   | { t: 'bridgeReport'; i: number; session: number }
   | { t: 'linkBreak'; i: number }
+  /** SIGSTOP of a holder, or SIGCONT of a stopped one. */
+  | { t: 'holderHang'; i: number }
   | { t: 'clientJoin' }
   | { t: 'clientReconnect'; i: number }
   | { t: 'clientLeave'; i: number }
@@ -76,6 +79,7 @@ const arbitraries: { weight: number; arbitrary: fc.Arbitrary<Action> }[] = [
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'childCrash' as const, i })) },
   { weight: 1, arbitrary: fc.record({ i: idx, session: fc.nat({ max: SESSIONS - 1 }) }).map((r) => ({ t: 'bridgeReport' as const, ...r })) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'linkBreak' as const, i })) },
+  { weight: 1, arbitrary: idx.map((i) => ({ t: 'holderHang' as const, i })) },
   { weight: 2, arbitrary: fc.constant({ t: 'clientJoin' as const }) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'clientReconnect' as const, i })) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'clientLeave' as const, i })) },
@@ -188,6 +192,12 @@ export function apply(w: World, a: Action): void {
     case 'linkBreak': {
       const h = pick(ready, a.i);
       return h && breakLink(w, h);
+    }
+    case 'holderHang': {
+      // Hangs are rarer than other faults, and pass: the next pick resumes a stopped holder.
+      const hung = ready.filter((h) => h.hung);
+      const h = hung.length > 0 ? pick(hung, a.i) : a.i % 2 === 0 ? pick(ready, a.i >> 1) : undefined;
+      return h && hangOrResumeHolder(w, h);
     }
     case 'clientJoin':
       return joinClient(w);

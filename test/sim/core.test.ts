@@ -306,9 +306,74 @@ describe('restart', () => {
     }
     expect(s.tabs[tabId]).toMatchObject({ lifecycle: 'failed', holder: null });
     const r = drive(s, req('c1', 9, { op: 'restart', tabId, fresh: false, force: false }));
-    expect(r.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting' } });
+    expect(r.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting', holder: null } });
     expect(spawns(r.effects)).toHaveLength(1);
     expect(r.state.tabs[tabId].losses).toEqual([]);
     expect(replies(r.effects)).toEqual([{ ok: true, restarted: true }]);
+  });
+});
+
+describe('heartbeats and holders that cannot be verified', () => {
+  const pings = (fx: Effect[]) => fx.filter((f) => f.t === 'sendToHolder' && f.cmd.t === 'ping');
+  const kills = (fx: Effect[]) => fx.filter((f) => f.t === 'kill');
+
+  it('pings a bound holder every tick; one that leaves three pings unanswered is killed and replaced', () => {
+    let { s, tabId, inc } = withRunningTab();
+    for (let beat = 1; beat <= 3; beat++) {
+      const r = drive(s, { t: 'tick', now: beat * 5_000 });
+      expect(pings(r.effects)).toHaveLength(1);
+      expect(kills(r.effects)).toEqual([]);
+      s = r.state;
+    }
+    const timeout = drive(s, { t: 'tick', now: 20_000 });
+    expect(kills(timeout.effects)).toEqual([{ t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' }]);
+    expect(timeout.commits[0]).toEqual({ t: 'update', id: tabId, patch: { holder: null, lifecycle: 'starting' } });
+    expect(spawns(timeout.effects)).toHaveLength(1);
+    expect(timeout.state.tabs[tabId]).toMatchObject({ bound: false, unanswered: 0, losses: [20_000] });
+    // The dead holder's link closing afterwards changes nothing.
+    expect(drive(timeout.state, { t: 'linkClosed', tabId, inc }).effects).toEqual([]);
+  });
+
+  it('counts anything the holder says as an answer', () => {
+    let { s, tabId, inc } = withRunningTab();
+    for (let beat = 1; beat <= 10; beat++) {
+      s = drive(s, { t: 'tick', now: beat * 5_000 }).state;
+      const answer: CoreEvent = beat % 2 === 0 ? { t: 'pong', tabId, inc } : { t: 'holderState', tabId, inc, lifecycle: 'running', sessionId: null };
+      s = drive(s, answer).state;
+      expect(s.tabs[tabId]).toMatchObject({ bound: true, unanswered: 0 });
+    }
+    // A pong from an older incarnation answers nothing.
+    s = drive(s, { t: 'tick', now: 60_000 }).state;
+    expect(drive(s, { t: 'pong', tabId, inc: 'other' }).state.tabs[tabId].unanswered).toBe(1);
+  });
+
+  it('leaves a live holder that does not prove itself untouched, fails its tab, and does not verify it again', () => {
+    let { s, tabId, inc } = withRunningTab();
+    const closed = drive(s, { t: 'linkClosed', tabId, inc });
+    expect(closed.effects).toContainEqual({ t: 'verifyHolder', epoch: 5, tabId, ref: { inc, pid: 50, startTime: 'st50' } });
+    const r = drive(closed.state, { t: 'holderUnverifiable', tabId, inc });
+    expect(r.commits).toEqual([{ t: 'update', id: tabId, patch: { lifecycle: 'failed' } }]);
+    expect(r.effects.filter((f) => f.t !== 'sweepOrphans')).toEqual([]);
+    s = r.state;
+    expect(s.tabs[tabId]).toMatchObject({ holder: { inc, pid: 50 }, unverified: inc, verifying: false, bound: false });
+    const later = drive(s, { t: 'tick', now: 10_000 });
+    expect(later.effects.filter((f) => f.t !== 'sweepOrphans')).toEqual([]);
+    // It stays owned, so the sweep leaves it alone.
+    expect(later.effects).toContainEqual({ t: 'sweepOrphans', epoch: 5, owned: [{ tabId, inc }] });
+    // A restart lets it go: a new incarnation owns the tab.
+    const restart = drive(later.state, req('c1', 7, { op: 'restart', tabId, fresh: false, force: false }));
+    expect(restart.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting', holder: null } });
+    const [spawn] = spawns(restart.effects);
+    expect(spawn.inc).not.toBe(inc);
+    expect(restart.state.tabs[tabId].unverified).toBeNull();
+  });
+
+  it('verifies it again when the failure could not be recorded', () => {
+    const { s, tabId, inc } = withRunningTab();
+    const closed = drive(s, { t: 'linkClosed', tabId, inc }).state;
+    const r = drive(closed, { t: 'holderUnverifiable', tabId, inc }, () => 'failed');
+    expect(r.state.tabs[tabId]).toMatchObject({ unverified: null, verifying: false, lifecycle: 'running' });
+    const next = drive(r.state, { t: 'tick', now: 10_000 });
+    expect(next.effects).toContainEqual({ t: 'verifyHolder', epoch: 5, tabId, ref: { inc, pid: 50, startTime: 'st50' } });
   });
 });

@@ -1,5 +1,6 @@
 // Once faults stop: every paused server runs again, a writer exists, clients reconnect, every
-// message is delivered and every spawn completes, and time passes. Then every tab that should run
+// message is delivered and every spawn completes, and time passes. A hung holder stays hung: the
+// heartbeat must find it. Then every tab that should run
 // must be running or failed, and no holder may be left that no tab owns.
 import { clientRequests, completeSpawn, connectClient, joinClient, deliver, deliverable, liveServers, startServer, tick, type World } from './world.js';
 
@@ -41,8 +42,8 @@ export function convergenceViolations(w: World): string[] {
   for (const tab of Object.values(w.store.tabs)) {
     if (tab.desired !== 'running' || tab.lifecycle === 'failed') continue;
     const h = w.holders.find((x) => x.alive && x.ready && x.tabId === tab.id && x.inc === tab.holder?.inc && x.pid === tab.holder?.pid);
-    if (tab.lifecycle !== 'running' || !h || h.lifecycle !== 'running' || !writer.tabs[tab.id]?.bound) {
-      out.push(`tab ${tab.id} did not converge: ${tab.lifecycle}, holder ${JSON.stringify(tab.holder)} ${h ? `(${h.lifecycle})` : '(none live)'}`);
+    if (tab.lifecycle !== 'running' || !h || h.hung || h.lifecycle !== 'running' || !writer.tabs[tab.id]?.bound) {
+      out.push(`tab ${tab.id} did not converge: ${tab.lifecycle}, holder ${JSON.stringify(tab.holder)} ${h ? `(${h.hung ? 'hung' : h.lifecycle})` : '(none live)'}`);
     }
   }
   for (const h of w.holders) {

@@ -43,9 +43,9 @@ describe('server core simulation', () => {
 });
 
 describe('the schedules reach what the invariants are about', () => {
-  it('every situation arises within a few hundred runs', () => {
+  it('every situation arises within 2,000 runs', () => {
     const seen: Record<string, number> = {};
-    for (const schedule of fc.sample(scheduleArb(SCHEDULE_LENGTH), { numRuns: 800, seed: 9 })) simulate(schedule, { settle: true, seen });
+    for (const schedule of fc.sample(scheduleArb(SCHEDULE_LENGTH), { numRuns: 2_000, seed: 9 })) simulate(schedule, { settle: true, seen });
     const situations = [
       'write failed',
       'fenced server exited',
@@ -61,6 +61,9 @@ describe('the schedules reach what the invariants are about', () => {
       'held session focused',
       'stale revision refused',
       'tab limit refused a create',
+      'holder hung',
+      'hung holder killed',
+      'hung holder left unverified',
       'tab slept',
       'sleeping tab woken',
       'child restarted by the user',
@@ -84,10 +87,17 @@ const ackBeforeCommit: Reducer = (s, e) => {
   return { state: { ...r.state, pending }, effects: [reply, ...r.effects] };
 };
 
-/** Starts under the epoch it found instead of the next one. */
 /** Ignores the config's tab limit. */
 const noTabLimit: Booter = (id, now, durable) => boot(id, now, durable);
+/** Starts under the epoch it found instead of the next one. */
 const noEpochBump: Booter = (id, now, durable, limits) => boot(id, now, { ...durable, epoch: durable.epoch - 1 }, limits);
+
+/** Never counts a ping as unanswered: a hung holder is never found. */
+const noHeartbeat: Reducer = (s, e) => {
+  if (e.t !== 'tick') return step(s, e);
+  const tabs = Object.fromEntries(Object.entries(s.tabs).map(([id, t]) => [id, { ...t, unanswered: 0 }]));
+  return step({ ...s, tabs }, e);
+};
 
 /** Opens a session without looking for the tab that already holds it. */
 const noSessionGuard: Reducer = (s: CoreState, e: CoreEvent) => {
@@ -131,6 +141,7 @@ describe('the simulation catches broken cores', () => {
   it('a core that acknowledges before its commit loses a mutation', () => caught({ reducer: ackBeforeCommit }, /never committed/), 60_000);
   it('a core that does not bump the epoch makes two writers', () => caught({ booter: noEpochBump }, /two registry writers/), 60_000);
   it('a core that ignores the tab limit opens tabs past it', () => caught({ booter: noTabLimit }, /past the limit/), 60_000);
+  it('a core without a heartbeat leaves a hung holder serving its tab', () => caught({ reducer: noHeartbeat, settle: true }, /did not converge.*\(hung\)/), 60_000);
   it('a core without the session guard puts a session in two tabs', () => caught({ reducer: noSessionGuard }, /held by tabs/), 60_000);
   it('a core that does not kill a spawn completing after its close leaks the holder', () => caught({ reducer: keepsLateSpawn }, /survived its spawn/), 60_000);
   it('a core that gives control to a client that never asked admits unattributable input', () => caught({ reducer: controlToNewcomers }, /admitted in/), 60_000);

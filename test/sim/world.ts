@@ -64,6 +64,8 @@ export interface SimHolder {
   lifecycle: Lifecycle;
   sessionId: string | null;
   crashes: number;
+  /** Stopped (SIGSTOP, a hang): it reads nothing and says nothing until it runs again. */
+  hung: boolean;
 }
 
 export interface SimClient {
@@ -231,12 +233,21 @@ function execute(w: World, server: SimServer, fx: Effect): void {
         lifecycle: 'running',
         sessionId: null,
         crashes: 0,
+        hung: false,
       });
       w.nextPid++;
       return;
     case 'verifyHolder': {
       const h = w.holders.find((x) => x.alive && x.ready && x.tabId === fx.tabId && x.inc === fx.ref.inc && (fx.ref.pid === null || (x.pid === fx.ref.pid && x.startTime === fx.ref.startTime)));
       if (!h) return feed(w, server, { t: 'holderGone', tabId: fx.tabId, inc: fx.ref.inc });
+      if (h.hung) {
+        // A pending incarnation that never answers proves nothing, not even its pid: the shell
+        // starts the tab afresh and the orphan sweep deals with it. A recorded one lives (pid and
+        // start time match) but never answers the handshake: it is left untouched.
+        if (fx.ref.pid === null) return feed(w, server, { t: 'holderGone', tabId: fx.tabId, inc: fx.ref.inc });
+        note(w, 'hung holder left unverified');
+        return feed(w, server, { t: 'holderUnverifiable', tabId: fx.tabId, inc: fx.ref.inc });
+      }
       h.epochSeen = Math.max(h.epochSeen, fx.epoch);
       relink(w, h, server.id);
       const facts = { pid: h.pid, startTime: h.startTime, controller: h.controller, lifecycle: h.lifecycle, sessionId: h.sessionId };
@@ -254,6 +265,7 @@ function execute(w: World, server: SimServer, fx: Effect): void {
     }
     case 'kill': {
       const h = w.holders.find((x) => x.alive && x.pid === fx.pid && x.startTime === fx.startTime);
+      if (h?.hung) note(w, 'hung holder killed');
       if (h) killHolder(w, h);
       return;
     }
@@ -285,7 +297,7 @@ function commitToStore(w: World, server: SimServer, fx: Extract<Effect, { t: 'co
   if (m.t === 'update' && m.patch.controllerRev) note(w, 'controller transferred');
   if (m.t === 'update' && m.patch.lifecycle === 'suspended') note(w, 'tab slept');
   if (m.t === 'update' && m.patch.desired === 'running') note(w, 'sleeping tab woken');
-  if (m.t === 'update' && m.patch.lifecycle === 'starting' && !('holder' in m.patch) && !('desired' in m.patch)) note(w, 'failed tab restarted');
+  if (m.t === 'update' && m.patch.lifecycle === 'starting' && m.patch.holder === null && st.tabs[m.id]?.lifecycle === 'failed') note(w, 'failed tab restarted');
   if (fx.rev !== rev) w.violations.push(`${server.id} committed at revision ${fx.rev}, the registry is at ${st.rev}`);
   const last = st.log.at(-1);
   if (last && last.epoch > fx.epoch) w.violations.push(`${server.id} committed under epoch ${fx.epoch} after epoch ${last.epoch}`);
@@ -385,7 +397,7 @@ export function completeSpawn(w: World, h: SimHolder): void {
 }
 
 export function crashChild(w: World, h: SimHolder): void {
-  if (!h.alive || !h.ready || h.lifecycle === 'failed') return;
+  if (!h.alive || !h.ready || h.hung || h.lifecycle === 'failed') return;
   h.crashes++;
   // The holder restarts its own child; the third crash fails the tab (SPEC §10).
   if (h.crashes >= 3) h.lifecycle = 'failed';
@@ -393,9 +405,16 @@ export function crashChild(w: World, h: SimHolder): void {
 }
 
 export function bridgeReport(w: World, h: SimHolder, sessionId: string): void {
-  if (!h.alive || !h.ready) return;
+  if (!h.alive || !h.ready || h.hung) return;
   h.sessionId = sessionId;
   reportToLink(w, h, stateEvent(h));
+}
+
+/** SIGSTOP, or SIGCONT when it was stopped. */
+export function hangOrResumeHolder(w: World, h: SimHolder): void {
+  if (!h.alive || !h.ready) return;
+  h.hung = !h.hung;
+  if (h.hung) note(w, 'holder hung');
 }
 
 export function breakLink(w: World, h: SimHolder): void {
@@ -432,6 +451,7 @@ function holderReceives(w: World, h: SimHolder, from: string, body: Body): void 
     h.lifecycle = 'running';
     return reportToLink(w, h, stateEvent(h));
   }
+  if (body.cmd.t === 'ping') return reportToLink(w, h, { t: 'pong', tabId: h.tabId, inc: h.inc });
   const { clientId, rev } = body.cmd;
   if (rev > h.controller.rev) {
     h.controller = { clientId, rev };
@@ -524,6 +544,7 @@ export function deliverable(w: World): number[] {
     heads.add(m.channel);
     const server = serverById(w, m.to);
     if (server && (!server.alive || server.paused)) return;
+    if (w.holders.some((h) => h.hung && holderAddr(h.pid) === m.to)) return;
     out.push(i);
   });
   return out;

@@ -4,6 +4,7 @@
 // is failed. Reports from anything but the bound incarnation of a live tab change nothing.
 import { commit } from './commits.js';
 import { acceptsHolderReport, sessionHolder, spawnOutcome } from './guards.js';
+import { heartbeatAction } from './supervision.js';
 import { patchTab } from './mutations.js';
 import type { CoreState, CoreTab, Effect, HolderFacts, Lifecycle, TabPatch } from './types.js';
 
@@ -50,8 +51,45 @@ export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: strin
   return commit(s, fx, { t: 'update', id: tabId, patch: { holder: { inc, pid: f.pid, startTime: f.startTime } } }, {
     onOk: [],
     onFail: [],
-    runtime: { tabId, ok: { verifying: false, bound: true, controller: f.controller, transfer: null, reported }, fail: { verifying: false } },
+    runtime: { tabId, ok: { verifying: false, bound: true, unanswered: 0, controller: f.controller, transfer: null, reported }, fail: { verifying: false } },
   });
+}
+
+/** Alive but unproven: the process is left alone, owned by its row so no sweep retires it, and
+ * the tab is failed for the user to restart or close. */
+export function onUnverifiable(s: CoreState, fx: Effect[], tabId: string, inc: string): CoreState {
+  const tab = s.tabs[tabId];
+  if (!tab?.verifying || tab.holder?.inc !== inc) return s;
+  return commit(s, fx, { t: 'update', id: tabId, patch: { lifecycle: 'failed' } }, {
+    onOk: [],
+    onFail: [],
+    // Unrecorded, the verdict is not kept: reconciliation verifies it again.
+    runtime: { tabId, ok: { verifying: false, unverified: inc }, fail: { verifying: false } },
+  });
+}
+
+/** Anything the bound holder says answers the heartbeat. */
+export function heard(s: CoreState, tabId: string, inc: string): CoreState {
+  const tab = s.tabs[tabId];
+  if (!tab?.bound || tab.holder?.inc !== inc || tab.unanswered === 0) return s;
+  return { ...s, tabs: patchTab(s.tabs, tabId, { unanswered: 0 }) };
+}
+
+/** A bound holder that left HOLDER_MISSED_BEATS pings unanswered is hung: it is killed (by pid
+ * and start time) and replaced within the restart budget; the others are pinged. */
+export function heartbeat(s: CoreState, fx: Effect[]): CoreState {
+  for (const tab of Object.values(s.tabs)) {
+    const h = tab.holder;
+    if (!tab.bound || !h) continue;
+    if (heartbeatAction(tab.unanswered) === 'ping') {
+      fx.push({ t: 'sendToHolder', epoch: s.epoch, tabId: tab.id, inc: h.inc, cmd: { t: 'ping' } });
+      s = { ...s, tabs: patchTab(s.tabs, tab.id, { unanswered: tab.unanswered + 1 }) };
+    } else if (h.pid && h.startTime && Object.keys(s.pending).length === 0) {
+      fx.push({ t: 'kill', epoch: s.epoch, tabId: tab.id, pid: h.pid, startTime: h.startTime });
+      s = loseHolder(s, fx, tab);
+    }
+  }
+  return s;
 }
 
 export function onGone(s: CoreState, fx: Effect[], tabId: string, inc: string): CoreState {
@@ -65,13 +103,13 @@ export function onLinkClosed(s: CoreState, fx: Effect[], tabId: string, inc: str
   const tab = s.tabs[tabId];
   if (!tab?.bound || !tab.holder || tab.holder.inc !== inc) return s;
   fx.push({ t: 'verifyHolder', epoch: s.epoch, tabId, ref: tab.holder });
-  return { ...s, tabs: patchTab(s.tabs, tabId, { bound: false, verifying: true }) };
+  return { ...s, tabs: patchTab(s.tabs, tabId, { bound: false, verifying: true, unanswered: 0 }) };
 }
 
 export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: string, lifecycle: Lifecycle, sessionId: string | null): CoreState {
   const tab = s.tabs[tabId];
   if (!acceptsHolderReport(present(tab)) || !tab.bound || tab.holder?.inc !== inc) return s;
-  return { ...s, tabs: patchTab(s.tabs, tabId, { reported: { lifecycle, sessionId } }) };
+  return { ...s, tabs: patchTab(s.tabs, tabId, { reported: { lifecycle, sessionId }, unanswered: 0 }) };
 }
 
 /** Commits what the bound holder reported and the registry does not say yet. A session another
@@ -94,7 +132,7 @@ function loseHolder(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
     onFail: [],
     runtime: {
       tabId: tab.id,
-      ok: { starting: null, verifying: false, bound: false, losses: spent.times, controller: { clientId: null, rev: tab.controllerRev }, transfer: null, reported: null },
+      ok: { starting: null, verifying: false, bound: false, unanswered: 0, losses: spent.times, controller: { clientId: null, rev: tab.controllerRev }, transfer: null, reported: null },
       fail: { starting: null, verifying: false, bound: false },
     },
   });

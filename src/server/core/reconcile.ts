@@ -27,7 +27,7 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
         onFail: [],
         runtime: { tabId: id, ok: { starting: inc } },
       });
-    } else if (!tab.bound && !tab.verifying && !tab.starting && tab.holder?.pid) {
+    } else if (!tab.bound && !tab.verifying && !tab.starting && tab.holder?.pid && tab.unverified !== tab.holder.inc) {
       // A recorded holder nobody verified (its last verification could not be committed).
       fx.push({ t: 'verifyHolder', epoch: s.epoch, tabId: id, ref: tab.holder });
       s = { ...s, tabs: patchTab(s.tabs, id, { verifying: true }) };

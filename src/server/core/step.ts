@@ -3,7 +3,7 @@
 // simulation does the same against a model world.
 import { commit, freshTab, onCommitted, stop } from './commits.js';
 import { handleControl, onControllerAck } from './controller.js';
-import { onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onVerified } from './holders.js';
+import { heard, heartbeat, onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onUnverifiable, onVerified } from './holders.js';
 import { onTick, reconcile } from './reconcile.js';
 import { handleRestart, handleSleep } from './userActions.js';
 import { handleTopology } from './topology.js';
@@ -33,7 +33,7 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
   if (s.phase !== 'serving') return s;
   switch (e.t) {
     case 'tick':
-      return onTick({ ...s, now: Math.max(s.now, e.now), degraded: false }, fx);
+      return heartbeat(onTick({ ...s, now: Math.max(s.now, e.now), degraded: false }, fx), fx);
     case 'clientAttached':
       return { ...s, clients: { ...s.clients, [e.clientId]: { viewing: null } } };
     case 'clientGone': {
@@ -55,11 +55,15 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
       return onVerified(s, fx, e.tabId, e.inc, e.facts);
     case 'holderGone':
       return onGone(s, fx, e.tabId, e.inc);
+    case 'holderUnverifiable':
+      return onUnverifiable(s, fx, e.tabId, e.inc);
+    case 'pong':
+      return heard(s, e.tabId, e.inc);
     case 'linkClosed':
       return onLinkClosed(s, fx, e.tabId, e.inc);
     case 'holderState':
       return onHolderState(s, fx, e.tabId, e.inc, e.lifecycle, e.sessionId);
     case 'controllerAck':
-      return onControllerAck(s, fx, e.tabId, e.inc, e.rev);
+      return onControllerAck(heard(s, e.tabId, e.inc), fx, e.tabId, e.inc, e.rev);
   }
 }

@@ -7,9 +7,11 @@
 export const HOLDER_HEARTBEAT_MS = 5_000;
 export const HOLDER_MISSED_BEATS = 3;
 
-/** A bound holder on a heartbeat tick: pinged, or, silent for the missed beats, timed out. */
-export function heartbeatAction(lastHeardAt: number, now: number): 'ping' | 'timeout' {
-  return now - lastHeardAt >= HOLDER_HEARTBEAT_MS * HOLDER_MISSED_BEATS ? 'timeout' : 'ping';
+/** A bound holder on a heartbeat tick: pinged, or, when the last HOLDER_MISSED_BEATS pings went
+ * unanswered (anything the holder says answers them), timed out. Beats are counted, not timed: a
+ * server that was itself stopped a while does not find every holder late at once. */
+export function heartbeatAction(unansweredPings: number): 'ping' | 'timeout' {
+  return unansweredPings >= HOLDER_MISSED_BEATS ? 'timeout' : 'ping';
 }
 
 export interface LinkLossFacts {

@@ -48,6 +48,11 @@ export interface CoreTab extends DurableTab {
   bound: boolean;
   /** A verification (adoption or reconnection) is in flight. */
   verifying: boolean;
+  /** The recorded incarnation that lived but did not prove itself: not verified again by this
+   * server, and not replaced unless the user restarts the tab. */
+  unverified: string | null;
+  /** Heartbeat pings sent since the bound holder last said anything. */
+  unanswered: number;
   /** Times of holder losses still inside the restart budget's window. */
   losses: number[];
   /** The controller the holder last acknowledged. */
@@ -76,7 +81,9 @@ export type TabPatch = Partial<Pick<DurableTab, 'lifecycle' | 'holder' | 'contro
 export type HolderCommand =
   | { t: 'setController'; clientId: string | null; rev: number }
   /** Start the child again in the same holder (`r`, `f`, `/restart`). */
-  | { t: 'restartChild'; fresh: boolean; force: boolean };
+  | { t: 'restartChild'; fresh: boolean; force: boolean }
+  /** A heartbeat: anything the holder sends answers it. */
+  | { t: 'ping' };
 
 export type Reply =
   | { ok: true; rev?: number; tabId?: string; focused?: boolean; closed?: boolean; holderInc?: string; controller?: boolean; asleep?: boolean; restarted?: boolean }
@@ -119,6 +126,9 @@ export type CoreEvent =
   | { t: 'spawnFailed'; tabId: string; inc: string }
   | { t: 'holderVerified'; tabId: string; inc: string; facts: HolderFacts }
   | { t: 'holderGone'; tabId: string; inc: string }
+  /** The recorded process lives but does not prove itself (SPEC §4): it is left untouched. */
+  | { t: 'holderUnverifiable'; tabId: string; inc: string }
+  | { t: 'pong'; tabId: string; inc: string }
   /** The link to a holder closed: the holder may live (reconnect) or not. */
   | { t: 'linkClosed'; tabId: string; inc: string }
   | { t: 'holderState'; tabId: string; inc: string; lifecycle: Lifecycle; sessionId: string | null }

@@ -64,10 +64,12 @@ export function handleRestart(s: CoreState, fx: Effect[], clientId: string, reqI
     return s;
   }
   if (action === 'startHolder') {
-    return commit(s, fx, { t: 'update', id: tab.id, patch: { lifecycle: 'starting' } }, {
+    // An unverified holder is let go with its record: the new incarnation owns the tab, and the
+    // orphan sweep deals with the old one.
+    return commit(s, fx, { t: 'update', id: tab.id, patch: { lifecycle: 'starting', holder: null } }, {
       onOk: [reply({ ok: true, restarted: true })],
       onFail: [reply({ ok: false, code: 'write-failed' })],
-      runtime: { tabId: tab.id, ok: { losses: [] } },
+      runtime: { tabId: tab.id, ok: { losses: [], unverified: null } },
     });
   }
   if (!tab.bound || !tab.holder) {
