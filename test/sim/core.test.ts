@@ -3,7 +3,7 @@
 // simulation relies on (commit before acknowledge, one start in flight, the restart budget,
 // controller transfer, fencing).
 import { describe, expect, it } from 'vitest';
-import { boot, step, HOLDER_LOSSES_ALLOWED, HOLDER_LOSS_WINDOW_MS, spendHolderRestart } from '../../src/server/core/index.js';
+import { boot, step, HOLDER_LOSSES_ALLOWED, HOLDER_LOSS_WINDOW_MS, spendHolderRestart, VIEW_WAIT_MS } from '../../src/server/core/index.js';
 import type { CommitResult, CoreEvent, CoreState, Effect, Mutation } from '../../src/server/core/index.js';
 
 type Answer = (m: Mutation) => CommitResult;
@@ -256,8 +256,16 @@ describe('sleep and wake', () => {
     // Viewing wakes it: wanted running first, then a holder starts.
     const woken = drive(again.state, req('c1', 4, { op: 'view', tabId }));
     expect(woken.commits[0]).toEqual({ t: 'update', id: tabId, patch: { desired: 'running', lifecycle: 'starting' } });
-    expect(spawns(woken.effects)).toHaveLength(1);
-    expect(replies(woken.effects)).toEqual([{ ok: false, code: 'unavailable' }]);
+    const [spawn] = spawns(woken.effects);
+    expect(spawn).toBeDefined();
+    // The view waits for the new holder, and gets it with control.
+    expect(replies(woken.effects)).toEqual([]);
+    const bound = drive(woken.state, { t: 'spawned', tabId, inc: spawn.inc, pid: 60, startTime: 'st60' });
+    expect(replies(bound.effects)).toEqual([]);
+    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: 'sess1' };
+    const verified = drive(bound.state, { t: 'holderVerified', tabId, inc: spawn.inc, facts });
+    expect(verified.effects).toContainEqual({ t: 'reply', clientId: 'c1', reqId: 4, reply: { ok: true, holderInc: spawn.inc, controller: true } });
+    expect(verified.state.views).toEqual([]);
   });
 
   it('refuses a tab with no agent session, and kills a spawn that completes after the tab slept', () => {
@@ -375,5 +383,56 @@ describe('heartbeats and holders that cannot be verified', () => {
     expect(r.state.tabs[tabId]).toMatchObject({ unverified: null, verifying: false, lifecycle: 'running' });
     const next = drive(r.state, { t: 'tick', now: 10_000 });
     expect(next.effects).toContainEqual({ t: 'verifyHolder', epoch: 5, tabId, ref: { inc, pid: 50, startTime: 'st50' } });
+  });
+});
+
+describe('views of a tab on its way up', () => {
+  function starting() {
+    const s = served();
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
+    const [spawn] = spawns(created.effects);
+    return { s: created.state, tabId: spawn.tabId, inc: spawn.inc };
+  }
+
+  /** Spawn failures past the budget fail the tab; returns the effects of the last one. */
+  function failStarts(s: CoreState, tabId: string, inc: string) {
+    let last = { state: s, effects: [] as Effect[] };
+    for (let n = 0; n < 10 && last.state.tabs[tabId].lifecycle !== 'failed'; n++) {
+      last = drive(last.state, { t: 'spawnFailed', tabId, inc });
+      inc = last.state.tabs[tabId].starting ?? inc;
+    }
+    expect(last.state.tabs[tabId].lifecycle).toBe('failed');
+    return last;
+  }
+
+  it('refuses a claim of a tab not bound yet, and a view of a tab nothing will start', () => {
+    const { s, tabId, inc } = starting();
+    expect(replies(drive(s, req('c2', 2, { op: 'claim', tabId })).effects)).toEqual([{ ok: false, code: 'unavailable' }]);
+    const failed = failStarts(s, tabId, inc).state;
+    const view = drive(failed, req('c2', 3, { op: 'view', tabId }));
+    expect(replies(view.effects)).toEqual([{ ok: false, code: 'unavailable' }]);
+    expect(view.state.views).toEqual([]);
+  });
+
+  it('refuses a waiting view when its tab closes, fails, or the wait runs out; forgets a client that left', () => {
+    const { s, tabId, inc } = starting();
+    let w = drive(s, req('c2', 2, { op: 'view', tabId })).state;
+    w = drive(w, req('c1', 3, { op: 'view', tabId })).state;
+    expect(w.views.map((v) => v.reqId)).toEqual([2, 3]);
+    const left = drive(w, { t: 'clientGone', clientId: 'c1' });
+    expect(left.state.views.map((v) => v.reqId)).toEqual([2]);
+    const closed = drive(left.state, req('c1x', 4, { op: 'close', tabId }));
+    expect(closed.effects).toEqual([]); // c1x is not attached: nobody asked
+    const reallyClosed = drive(drive(left.state, { t: 'clientAttached', clientId: 'c3' }).state, req('c3', 5, { op: 'close', tabId }));
+    expect(reallyClosed.effects).toContainEqual({ t: 'reply', clientId: 'c2', reqId: 2, reply: { ok: false, code: 'no-tab' } });
+    expect(reallyClosed.state.views).toEqual([]);
+
+    const timedOut = drive(left.state, { t: 'tick', now: VIEW_WAIT_MS });
+    expect(timedOut.effects).toContainEqual({ t: 'reply', clientId: 'c2', reqId: 2, reply: { ok: false, code: 'unavailable' } });
+
+    // The tab fails: the view is refused with it.
+    const failed = failStarts(left.state, tabId, inc);
+    expect(failed.effects).toContainEqual({ t: 'reply', clientId: 'c2', reqId: 2, reply: { ok: false, code: 'unavailable' } });
+    expect(failed.state.views).toEqual([]);
   });
 });

@@ -39,6 +39,7 @@ export function convergenceViolations(w: World): string[] {
   const writers = liveServers(w).filter((s) => s.state.phase === 'serving' && s.state.epoch === w.store.epoch);
   if (writers.length !== 1) return [`${writers.length} writers after settling`];
   const writer = writers[0].state;
+  for (const v of writer.views) out.push(`${v.clientId}'s view of ${v.tabId} was never answered`);
   for (const tab of Object.values(w.store.tabs)) {
     if (tab.desired !== 'running' || tab.lifecycle === 'failed') continue;
     const h = w.holders.find((x) => x.alive && x.ready && x.tabId === tab.id && x.inc === tab.holder?.inc && x.pid === tab.holder?.pid);

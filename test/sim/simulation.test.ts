@@ -64,6 +64,7 @@ describe('the schedules reach what the invariants are about', () => {
       'holder hung',
       'hung holder killed',
       'hung holder left unverified',
+      'view waited for its tab',
       'tab slept',
       'sleeping tab woken',
       'child restarted by the user',

@@ -559,6 +559,7 @@ export function deliver(w: World, index: number): void {
       const event = m.body.event;
       feed(w, server, event);
       checkMemory(w, server);
+      if (event.t === 'request' && server.state.views.some((v) => v.clientId === event.clientId && v.reqId === event.reqId)) note(w, 'view waited for its tab');
       if (event.t === 'spawned') checkLateSpawn(w, server, event.tabId, event.pid);
     }
     return;

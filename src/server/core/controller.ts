@@ -72,14 +72,51 @@ export function handleControl(s: CoreState, fx: Effect[], clientId: string, reqI
     return s;
   }
   if (req.op === 'view') s = wakeOnView({ ...s, clients: { ...s.clients, [clientId]: { viewing: tab.id } } }, fx, tab);
-  if (!tab.bound || !tab.holder) {
-    fx.push({ t: 'reply', clientId, reqId, reply: { ok: false, code: 'unavailable' } });
-    return s;
+  if (tab.bound && tab.holder) return grant(s, fx, clientId, reqId, req.op, tab);
+  // A view of a tab that is on its way up waits for it (VIEW_WAIT_MS); a claim, or a view of a
+  // tab nothing will start, is refused now.
+  if (req.op === 'view' && viewWaits(s.tabs[tab.id], s.pending, tab.id)) {
+    return { ...s, views: [...s.views, { clientId, reqId, tabId: tab.id, until: s.now + VIEW_WAIT_MS }] };
   }
+  fx.push({ t: 'reply', clientId, reqId, reply: { ok: false, code: 'unavailable' } });
+  return s;
+}
+
+/** How long a view waits for a starting tab before it is refused. */
+export const VIEW_WAIT_MS = 15_000;
+
+/** A tab will be bound without anyone asking again: it starts, is verified, or is wanted running
+ * and not failed (reconciliation starts it); a wake in flight counts. */
+function viewWaits(tab: CoreTab, pending: CoreState['pending'], tabId: string): boolean {
+  if (tab.starting || tab.verifying) return true;
+  const waking = Object.values(pending).some((p) => p.mutation.t === 'update' && p.mutation.id === tabId && p.mutation.patch.desired === 'running');
+  return (tab.desired === 'running' || waking) && tab.lifecycle !== 'failed' && tab.unverified === null;
+}
+
+/** The client views the bound tab: control passes to it when the rule says so, and it learns
+ * the holder's incarnation (its ticket, in the shell). */
+function grant(s: CoreState, fx: Effect[], clientId: string, reqId: number, op: 'view' | 'claim', tab: CoreTab): CoreState {
   const current = effectiveController(tab);
   const live = current.clientId !== null && s.clients[current.clientId]?.viewing === tab.id;
-  if (controlOnRequest(req.op, current.clientId, live, clientId)) s = transfer(s, fx, tab, clientId);
-  fx.push({ t: 'reply', clientId, reqId, reply: { ok: true, holderInc: tab.holder.inc, controller: effectiveController(s.tabs[tab.id]).clientId === clientId } });
+  if (controlOnRequest(op, current.clientId, live, clientId)) s = transfer(s, fx, tab, clientId);
+  fx.push({ t: 'reply', clientId, reqId, reply: { ok: true, holderInc: tab.holder!.inc, controller: effectiveController(s.tabs[tab.id]).clientId === clientId } });
+  return s;
+}
+
+/** Level-triggered: each waiting view is answered once its tab is bound, refused once the tab is
+ * gone, will not start, or the wait ran out; a client that left is owed nothing. */
+export function answerViews(s: CoreState, fx: Effect[]): CoreState {
+  if (s.views.length === 0) return s;
+  const views = s.views;
+  s = { ...s, views: [] };
+  for (const v of views) {
+    const tab = s.tabs[v.tabId];
+    if (!s.clients[v.clientId]) continue;
+    if (!tab) fx.push({ t: 'reply', clientId: v.clientId, reqId: v.reqId, reply: { ok: false, code: 'no-tab' } });
+    else if (tab.bound && tab.holder) s = grant(s, fx, v.clientId, v.reqId, 'view', tab);
+    else if (s.now >= v.until || !viewWaits(tab, s.pending, tab.id)) fx.push({ t: 'reply', clientId: v.clientId, reqId: v.reqId, reply: { ok: false, code: 'unavailable' } });
+    else s = { ...s, views: [...s.views, v] };
+  }
   return s;
 }
 

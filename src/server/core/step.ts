@@ -2,7 +2,7 @@
 // The shell feeds it socket, timer, process and registry events and carries out its effects; the
 // simulation does the same against a model world.
 import { commit, freshTab, onCommitted, stop } from './commits.js';
-import { handleControl, onControllerAck } from './controller.js';
+import { answerViews, handleControl, onControllerAck } from './controller.js';
 import { heard, heartbeat, onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onUnverifiable, onVerified } from './holders.js';
 import { onTick, reconcile } from './reconcile.js';
 import { handleRestart, handleSleep } from './userActions.js';
@@ -13,7 +13,7 @@ import type { CoreEvent, CoreLimits, CoreState, Durable, Effect, StepResult } fr
  * does anything else (SPEC §5). */
 export function boot(serverId: string, now: number, durable: Durable, limits: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY }): StepResult {
   const tabs = Object.fromEntries(Object.values(durable.tabs).map((t) => [t.id, freshTab(t)]));
-  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', degraded: false, now, rev: durable.rev, tabsMax: limits.tabsMax, tabs, clients: {}, pending: {}, nextId: 1 };
+  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', degraded: false, now, rev: durable.rev, tabsMax: limits.tabsMax, tabs, clients: {}, views: [], pending: {}, nextId: 1 };
   const fx: Effect[] = [];
   return { state: commit(s, fx, { t: 'startEpoch', epoch: s.epoch }, { onOk: [], onFail: [] }), effects: fx };
 }
@@ -23,6 +23,7 @@ export function step(state: CoreState, event: CoreEvent): StepResult {
   if (event.t === 'boot') return boot(event.serverId, event.now, event.durable, event.limits);
   if (state.phase === 'stopped') return { state, effects: fx };
   let s = dispatch(state, event, fx);
+  if (s.phase === 'serving') s = answerViews(s, fx);
   if (s.phase === 'serving' && !s.degraded) s = reconcile(s, fx);
   return { state: s, effects: fx };
 }

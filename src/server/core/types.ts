@@ -64,6 +64,13 @@ export interface CoreTab extends DurableTab {
   reported: { lifecycle: Lifecycle; sessionId: string | null } | null;
 }
 
+export interface WaitingView {
+  clientId: string;
+  reqId: number;
+  tabId: string;
+  until: number;
+}
+
 export interface CoreClient {
   viewing: string | null;
 }
@@ -171,6 +178,9 @@ export interface CoreState {
   tabsMax: number;
   tabs: Record<string, CoreTab>;
   clients: Record<string, CoreClient>;
+  /** Views of a tab that is starting, answered once its holder is bound, or refused when it fails,
+   * closes or the wait runs out. */
+  views: WaitingView[];
   pending: Record<number, Pending>;
   /** Source of commit ids, tab ids and incarnations, unique within this server. */
   nextId: number;
