@@ -42,7 +42,7 @@ const spawns = (fx: Effect[]) => fx.filter((f): f is Extract<Effect, { t: 'spawn
 /** The holder of `inc` comes up as pid `pid`: its spawn completes and it is verified, running. */
 function bindHolder(s: CoreState, tabId: string, inc: string, pid: number): CoreState {
   s = drive(s, { t: 'spawned', tabId, inc, pid, startTime: `st${pid}` }).state;
-  const facts = { pid, startTime: `st${pid}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
+  const facts = { pid, startTime: `st${pid}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null };
   return drive(s, { t: 'holderVerified', tabId, inc, facts }).state;
 }
 
@@ -66,7 +66,7 @@ function withRunningTab(sessionId: string | null = null) {
   const spawned = drive(s, { t: 'spawned', tabId, inc: spawn.inc, pid: 50, startTime: 'st50' });
   s = spawned.state;
   expect(spawned.effects).toContainEqual({ t: 'verifyHolder', epoch: 5, tabId, ref: { inc: spawn.inc, pid: 50, startTime: 'st50' } });
-  const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
+  const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null };
   s = drive(s, { t: 'holderVerified', tabId, inc: spawn.inc, facts }).state;
   expect(s.tabs[tabId]).toMatchObject({ bound: true, lifecycle: 'running' });
   return { s, tabId, inc: spawn.inc };
@@ -135,7 +135,7 @@ describe('late events after a close', () => {
   it('ignores a holder state or bridge report that arrives after the close', () => {
     const { s, tabId, inc } = withRunningTab();
     const closed = drive(s, req('c1', 2, { op: 'close', tabId })).state;
-    const late = drive(closed, { t: 'holderState', tabId, inc, lifecycle: 'failed', sessionId: 'sess-late' });
+    const late = drive(closed, { t: 'holderState', tabId, inc, lifecycle: 'failed', sessionId: 'sess-late', child: null });
     expect(late.commits).toEqual([]);
     expect(late.effects).toEqual([]);
     expect(late.state.tabs[tabId]).toBeUndefined();
@@ -143,7 +143,7 @@ describe('late events after a close', () => {
 
   it('ignores reports from a superseded holder incarnation', () => {
     const { s, tabId } = withRunningTab();
-    const r = drive(s, { t: 'holderState', tabId, inc: 'old', lifecycle: 'failed', sessionId: null });
+    const r = drive(s, { t: 'holderState', tabId, inc: 'old', lifecycle: 'failed', sessionId: null, child: null });
     expect(r.commits).toEqual([]);
   });
 });
@@ -161,9 +161,9 @@ describe('agent sessions', () => {
     const created = drive(first.s, req('c1', 2, { op: 'create', name: 'b', sessionId: null }));
     const [spawn] = spawns(created.effects);
     let s = drive(created.state, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 60, startTime: 'st60' }).state;
-    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null };
+    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null };
     s = drive(s, { t: 'holderVerified', tabId: spawn.tabId, inc: spawn.inc, facts }).state;
-    const r = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, lifecycle: 'running', sessionId: 'sess1' });
+    const r = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, lifecycle: 'running', sessionId: 'sess1', child: null });
     expect(r.commits).toEqual([]);
     expect(r.state.tabs[spawn.tabId].sessionId).toBeNull();
   });
@@ -241,7 +241,7 @@ describe('sleep and wake', () => {
   it('commits the tab suspended before ending its holder, and viewing it starts a new one', () => {
     const { s, tabId } = withRunningTab('sess1');
     const slept = drive(s, req('c1', 2, { op: 'sleep', tabId }));
-    expect(slept.commits).toEqual([{ t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null } }]);
+    expect(slept.commits).toEqual([{ t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null, child: null } }]);
     expect(slept.effects).toEqual([
       { t: 'reply', clientId: 'c1', reqId: 2, reply: { ok: true, asleep: true } },
       { t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' },
@@ -262,7 +262,7 @@ describe('sleep and wake', () => {
     expect(replies(woken.effects)).toEqual([]);
     const bound = drive(woken.state, { t: 'spawned', tabId, inc: spawn.inc, pid: 60, startTime: 'st60' });
     expect(replies(bound.effects)).toEqual([]);
-    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: 'sess1' };
+    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: 'sess1', child: null };
     const verified = drive(bound.state, { t: 'holderVerified', tabId, inc: spawn.inc, facts });
     expect(verified.effects).toContainEqual({ t: 'reply', clientId: 'c1', reqId: 4, reply: { ok: true, holderInc: spawn.inc, controller: true } });
     expect(verified.state.views).toEqual([]);
@@ -290,7 +290,7 @@ describe('sleep and wake', () => {
 describe('restart', () => {
   it('restarts an exited child in its holder, a running one only when forced', () => {
     const { s, tabId, inc } = withRunningTab();
-    const exited = drive(s, { t: 'holderState', tabId, inc, lifecycle: 'exited', sessionId: null }).state;
+    const exited = drive(s, { t: 'holderState', tabId, inc, lifecycle: 'exited', sessionId: null, child: null }).state;
     const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }));
     expect(r.effects).toContainEqual({ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'restartChild', fresh: true, force: false } });
     expect(replies(r.effects)).toEqual([{ ok: true, restarted: true }]);
@@ -314,7 +314,7 @@ describe('restart', () => {
     }
     expect(s.tabs[tabId]).toMatchObject({ lifecycle: 'failed', holder: null });
     const r = drive(s, req('c1', 9, { op: 'restart', tabId, fresh: false, force: false }));
-    expect(r.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting', holder: null } });
+    expect(r.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting', holder: null, child: null } });
     expect(spawns(r.effects)).toHaveLength(1);
     expect(r.state.tabs[tabId].losses).toEqual([]);
     expect(replies(r.effects)).toEqual([{ ok: true, restarted: true }]);
@@ -335,7 +335,7 @@ describe('heartbeats and holders that cannot be verified', () => {
     }
     const timeout = drive(s, { t: 'tick', now: 20_000 });
     expect(kills(timeout.effects)).toEqual([{ t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' }]);
-    expect(timeout.commits[0]).toEqual({ t: 'update', id: tabId, patch: { holder: null, lifecycle: 'starting' } });
+    expect(timeout.commits[0]).toEqual({ t: 'update', id: tabId, patch: { holder: null, child: null, lifecycle: 'starting' } });
     expect(spawns(timeout.effects)).toHaveLength(1);
     expect(timeout.state.tabs[tabId]).toMatchObject({ bound: false, unanswered: 0, losses: [20_000] });
     // The dead holder's link closing afterwards changes nothing.
@@ -346,7 +346,7 @@ describe('heartbeats and holders that cannot be verified', () => {
     let { s, tabId, inc } = withRunningTab();
     for (let beat = 1; beat <= 10; beat++) {
       s = drive(s, { t: 'tick', now: beat * 5_000 }).state;
-      const answer: CoreEvent = beat % 2 === 0 ? { t: 'pong', tabId, inc } : { t: 'holderState', tabId, inc, lifecycle: 'running', sessionId: null };
+      const answer: CoreEvent = beat % 2 === 0 ? { t: 'pong', tabId, inc } : { t: 'holderState', tabId, inc, lifecycle: 'running', sessionId: null, child: null };
       s = drive(s, answer).state;
       expect(s.tabs[tabId]).toMatchObject({ bound: true, unanswered: 0 });
     }
@@ -370,7 +370,7 @@ describe('heartbeats and holders that cannot be verified', () => {
     expect(later.effects).toContainEqual({ t: 'sweepOrphans', epoch: 5, owned: [{ tabId, inc }] });
     // A restart lets it go: a new incarnation owns the tab.
     const restart = drive(later.state, req('c1', 7, { op: 'restart', tabId, fresh: false, force: false }));
-    expect(restart.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting', holder: null } });
+    expect(restart.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting', holder: null, child: null } });
     const [spawn] = spawns(restart.effects);
     expect(spawn.inc).not.toBe(inc);
     expect(restart.state.tabs[tabId].unverified).toBeNull();

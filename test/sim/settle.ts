@@ -45,6 +45,9 @@ export function convergenceViolations(w: World): string[] {
     const h = w.holders.find((x) => x.alive && x.ready && x.tabId === tab.id && x.inc === tab.holder?.inc && x.pid === tab.holder?.pid);
     if (tab.lifecycle !== 'running' || !h || h.hung || h.lifecycle !== 'running' || !writer.tabs[tab.id]?.bound) {
       out.push(`tab ${tab.id} did not converge: ${tab.lifecycle}, holder ${JSON.stringify(tab.holder)} ${h ? `(${h.hung ? 'hung' : h.lifecycle})` : '(none live)'}`);
+    } else if (tab.child?.pid !== h.child?.pid || tab.child?.inc !== h.child?.inc) {
+      // A close or restart ends the recorded child: it must be the one that runs.
+      out.push(`tab ${tab.id} records child ${JSON.stringify(tab.child)}, its holder runs ${JSON.stringify(h.child)}`);
     }
   }
   for (const h of w.holders) {

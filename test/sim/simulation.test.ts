@@ -100,6 +100,12 @@ const noHeartbeat: Reducer = (s, e) => {
   return step({ ...s, tabs }, e);
 };
 
+/** Keeps the first child a holder reported: a close would end a process long gone. */
+const firstChildOnly: Reducer = (s, e) => {
+  if (e.t !== 'holderState') return step(s, e);
+  return step(s, { ...e, child: s.tabs[e.tabId]?.child ?? e.child });
+};
+
 /** Opens a session without looking for the tab that already holds it. */
 const noSessionGuard: Reducer = (s: CoreState, e: CoreEvent) => {
   if (e.t !== 'request' || e.req.op !== 'create') return step(s, e);
@@ -143,6 +149,7 @@ describe('the simulation catches broken cores', () => {
   it('a core that does not bump the epoch makes two writers', () => caught({ booter: noEpochBump }, /two registry writers/), 60_000);
   it('a core that ignores the tab limit opens tabs past it', () => caught({ booter: noTabLimit }, /past the limit/), 60_000);
   it('a core without a heartbeat leaves a hung holder serving its tab', () => caught({ reducer: noHeartbeat, settle: true }, /did not converge.*\(hung\)/), 60_000);
+  it('a core that does not record a new child ends the wrong process', () => caught({ reducer: firstChildOnly, settle: true }, /records child/), 60_000);
   it('a core without the session guard puts a session in two tabs', () => caught({ reducer: noSessionGuard }, /held by tabs/), 60_000);
   it('a core that does not kill a spawn completing after its close leaks the holder', () => caught({ reducer: keepsLateSpawn }, /survived its spawn/), 60_000);
   it('a core that gives control to a client that never asked admits unattributable input', () => caught({ reducer: controlToNewcomers }, /admitted in/), 60_000);

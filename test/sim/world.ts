@@ -4,7 +4,7 @@
 // deliver in any interleaving, delay, or (for client traffic) lose. Every effect of the core is
 // carried out here as the real adapters would; what the world observes feeds the invariants.
 import { applyMutation, boot, isTopology, step as realStep } from '../../src/server/core/index.js';
-import type { Controller, CoreEvent, CoreState, DurableTab, Effect, Lifecycle, Mutation, Reply, Request, StepResult } from '../../src/server/core/index.js';
+import type { ChildRef, Controller, CoreEvent, CoreState, DurableTab, Effect, Lifecycle, Mutation, Reply, Request, StepResult } from '../../src/server/core/index.js';
 
 export type Reducer = (s: CoreState, e: CoreEvent) => StepResult;
 export type Booter = typeof boot;
@@ -63,6 +63,8 @@ export interface SimHolder {
   assignment: Assignment | null;
   lifecycle: Lifecycle;
   sessionId: string | null;
+  /** The child it runs now; a crash or a restart starts a new one, a failed child leaves none. */
+  child: ChildRef | null;
   crashes: number;
   /** Stopped (SIGSTOP, a hang): it reads nothing and says nothing until it runs again. */
   hung: boolean;
@@ -234,8 +236,9 @@ function execute(w: World, server: SimServer, fx: Effect): void {
         sessionId: null,
         crashes: 0,
         hung: false,
+        child: { pid: w.nextPid + 1, inc: `${fx.inc}/c0` },
       });
-      w.nextPid++;
+      w.nextPid += 2;
       return;
     case 'verifyHolder': {
       const h = w.holders.find((x) => x.alive && x.ready && x.tabId === fx.tabId && x.inc === fx.ref.inc && (fx.ref.pid === null || (x.pid === fx.ref.pid && x.startTime === fx.ref.startTime)));
@@ -250,7 +253,7 @@ function execute(w: World, server: SimServer, fx: Effect): void {
       }
       h.epochSeen = Math.max(h.epochSeen, fx.epoch);
       relink(w, h, server.id);
-      const facts = { pid: h.pid, startTime: h.startTime, controller: h.controller, lifecycle: h.lifecycle, sessionId: h.sessionId };
+      const facts = { pid: h.pid, startTime: h.startTime, controller: h.controller, lifecycle: h.lifecycle, sessionId: h.sessionId, child: h.child };
       note(w, fx.ref.pid === null ? 'pending holder adopted' : 'holder verified');
       return feed(w, server, { t: 'holderVerified', tabId: fx.tabId, inc: fx.ref.inc, facts });
     }
@@ -370,7 +373,12 @@ function reportToLink(w: World, h: SimHolder, event: CoreEvent): void {
 }
 
 function stateEvent(h: SimHolder): CoreEvent {
-  return { t: 'holderState', tabId: h.tabId, inc: h.inc, lifecycle: h.lifecycle, sessionId: h.sessionId };
+  return { t: 'holderState', tabId: h.tabId, inc: h.inc, lifecycle: h.lifecycle, sessionId: h.sessionId, child: h.child };
+}
+
+/** The holder starts a new child (after a crash, or when told to). */
+function newChild(w: World, h: SimHolder, why: string): void {
+  h.child = { pid: w.nextPid++, inc: `${h.inc}/${why}${w.nextPid}` };
 }
 
 export function killHolder(w: World, h: SimHolder): void {
@@ -400,7 +408,10 @@ export function crashChild(w: World, h: SimHolder): void {
   if (!h.alive || !h.ready || h.hung || h.lifecycle === 'failed') return;
   h.crashes++;
   // The holder restarts its own child; the third crash fails the tab (SPEC §10).
-  if (h.crashes >= 3) h.lifecycle = 'failed';
+  if (h.crashes >= 3) {
+    h.lifecycle = 'failed';
+    h.child = null;
+  } else newChild(w, h, 'c');
   reportToLink(w, h, stateEvent(h));
 }
 
@@ -449,6 +460,7 @@ function holderReceives(w: World, h: SimHolder, from: string, body: Body): void 
     note(w, 'child restarted by the user');
     h.crashes = 0;
     h.lifecycle = 'running';
+    newChild(w, h, 'r');
     return reportToLink(w, h, stateEvent(h));
   }
   if (body.cmd.t === 'ping') return reportToLink(w, h, { t: 'pong', tabId: h.tabId, inc: h.inc });

@@ -4,9 +4,9 @@
 // is failed. Reports from anything but the bound incarnation of a live tab change nothing.
 import { commit } from './commits.js';
 import { acceptsHolderReport, sessionHolder, spawnOutcome } from './guards.js';
-import { heartbeatAction } from './supervision.js';
+import { heartbeatAction, reportChangesRow } from './supervision.js';
 import { patchTab } from './mutations.js';
-import type { CoreState, CoreTab, Effect, HolderFacts, Lifecycle, TabPatch } from './types.js';
+import type { ChildRef, CoreState, CoreTab, Effect, HolderFacts, Lifecycle, TabPatch } from './types.js';
 
 /** A holder lost more often than this within the window is not restarted: the tab fails. */
 export const HOLDER_LOSSES_ALLOWED = 3;
@@ -47,7 +47,7 @@ export function onSpawnFailed(s: CoreState, fx: Effect[], tabId: string, inc: st
 export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: string, f: HolderFacts): CoreState {
   const tab = s.tabs[tabId];
   if (!tab?.verifying || tab.holder?.inc !== inc) return s;
-  const reported = { lifecycle: f.lifecycle, sessionId: f.sessionId };
+  const reported = { lifecycle: f.lifecycle, sessionId: f.sessionId, child: f.child };
   return commit(s, fx, { t: 'update', id: tabId, patch: { holder: { inc, pid: f.pid, startTime: f.startTime } } }, {
     onOk: [],
     onFail: [],
@@ -106,10 +106,10 @@ export function onLinkClosed(s: CoreState, fx: Effect[], tabId: string, inc: str
   return { ...s, tabs: patchTab(s.tabs, tabId, { bound: false, verifying: true, unanswered: 0 }) };
 }
 
-export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: string, lifecycle: Lifecycle, sessionId: string | null): CoreState {
+export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: string, lifecycle: Lifecycle, sessionId: string | null, child: ChildRef | null): CoreState {
   const tab = s.tabs[tabId];
   if (!acceptsHolderReport(present(tab)) || !tab.bound || tab.holder?.inc !== inc) return s;
-  return { ...s, tabs: patchTab(s.tabs, tabId, { reported: { lifecycle, sessionId }, unanswered: 0 }) };
+  return { ...s, tabs: patchTab(s.tabs, tabId, { reported: { lifecycle, sessionId, child }, unanswered: 0 }) };
 }
 
 /** Commits what the bound holder reported and the registry does not say yet. A session another
@@ -118,7 +118,11 @@ export function syncReported(s: CoreState, fx: Effect[], tab: CoreTab): CoreStat
   const r = tab.reported;
   if (!tab.bound || !r) return s;
   const patch: TabPatch = {};
-  if (r.lifecycle !== tab.lifecycle) patch.lifecycle = r.lifecycle;
+  const row = { lifecycle: tab.lifecycle, childPid: tab.child?.pid ?? null, childInc: tab.child?.inc ?? null };
+  if (reportChangesRow(row, { lifecycle: r.lifecycle, childPid: r.child?.pid ?? null, childInc: r.child?.inc ?? null })) {
+    if (r.lifecycle !== tab.lifecycle) patch.lifecycle = r.lifecycle;
+    if (r.child?.pid !== tab.child?.pid || r.child?.inc !== tab.child?.inc) patch.child = r.child;
+  }
   if (r.sessionId && r.sessionId !== tab.sessionId && !sessionHolder(Object.values(s.tabs), r.sessionId, tab.id)) patch.sessionId = r.sessionId;
   if (Object.keys(patch).length === 0) return s;
   return commit(s, fx, { t: 'update', id: tab.id, patch }, { onOk: [], onFail: [] });
@@ -127,7 +131,7 @@ export function syncReported(s: CoreState, fx: Effect[], tab: CoreTab): CoreStat
 /** Within the budget the tab starts again (reconciliation does it); past it, the tab fails. */
 function loseHolder(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
   const spent = spendHolderRestart(tab.losses, s.now);
-  return commit(s, fx, { t: 'update', id: tab.id, patch: { holder: null, lifecycle: spent.ok ? 'starting' : 'failed' } }, {
+  return commit(s, fx, { t: 'update', id: tab.id, patch: { holder: null, child: null, lifecycle: spent.ok ? 'starting' : 'failed' } }, {
     onOk: [],
     onFail: [],
     runtime: {

@@ -22,7 +22,7 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
     if (wantsStart(tab)) {
       const inc = `${s.serverId}.${s.nextId}`;
       s = { ...s, nextId: s.nextId + 1 };
-      s = commit(s, fx, { t: 'update', id, patch: { holder: { inc, pid: null, startTime: null }, lifecycle: 'starting' } }, {
+      s = commit(s, fx, { t: 'update', id, patch: { holder: { inc, pid: null, startTime: null }, child: null, lifecycle: 'starting' } }, {
         onOk: [{ t: 'spawnHolder', epoch: s.epoch, tabId: id, inc }],
         onFail: [],
         runtime: { tabId: id, ok: { starting: inc } },

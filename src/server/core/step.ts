@@ -63,7 +63,7 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
     case 'linkClosed':
       return onLinkClosed(s, fx, e.tabId, e.inc);
     case 'holderState':
-      return onHolderState(s, fx, e.tabId, e.inc, e.lifecycle, e.sessionId);
+      return onHolderState(s, fx, e.tabId, e.inc, e.lifecycle, e.sessionId, e.child);
     case 'controllerAck':
       return onControllerAck(heard(s, e.tabId, e.inc), fx, e.tabId, e.inc, e.rev);
   }

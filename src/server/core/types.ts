@@ -16,6 +16,12 @@ export interface Controller {
   rev: number;
 }
 
+/** A holder's child incarnation: the process a close or restart must end (SPEC §9). */
+export interface ChildRef {
+  pid: number;
+  inc: string;
+}
+
 /** What the registry keeps of a tab, as far as the core's decisions go. */
 export interface DurableTab {
   id: string;
@@ -26,6 +32,8 @@ export interface DurableTab {
   lifecycle: Lifecycle;
   /** Committed before the spawn (pending incarnation), completed with pid and start at bind. */
   holder: HolderRef | null;
+  /** The child the bound holder last reported running; null with no holder. */
+  child: ChildRef | null;
   controllerRev: number;
 }
 
@@ -61,7 +69,7 @@ export interface CoreTab extends DurableTab {
   transfer: Controller | null;
   /** What the bound holder last reported; reconciliation commits any difference, so a report
    * whose write failed is not lost. */
-  reported: { lifecycle: Lifecycle; sessionId: string | null } | null;
+  reported: { lifecycle: Lifecycle; sessionId: string | null; child: ChildRef | null } | null;
 }
 
 export interface WaitingView {
@@ -83,7 +91,7 @@ export type Mutation =
   | { t: 'reorder'; order: string[] }
   | { t: 'update'; id: string; patch: TabPatch };
 
-export type TabPatch = Partial<Pick<DurableTab, 'lifecycle' | 'holder' | 'controllerRev' | 'sessionId' | 'desired'>>;
+export type TabPatch = Partial<Pick<DurableTab, 'lifecycle' | 'holder' | 'child' | 'controllerRev' | 'sessionId' | 'desired'>>;
 
 export type HolderCommand =
   | { t: 'setController'; clientId: string | null; rev: number }
@@ -117,6 +125,7 @@ export interface HolderFacts {
   controller: Controller;
   lifecycle: Lifecycle;
   sessionId: string | null;
+  child: ChildRef | null;
 }
 
 export type CoreEvent =
@@ -138,7 +147,7 @@ export type CoreEvent =
   | { t: 'pong'; tabId: string; inc: string }
   /** The link to a holder closed: the holder may live (reconnect) or not. */
   | { t: 'linkClosed'; tabId: string; inc: string }
-  | { t: 'holderState'; tabId: string; inc: string; lifecycle: Lifecycle; sessionId: string | null }
+  | { t: 'holderState'; tabId: string; inc: string; lifecycle: Lifecycle; sessionId: string | null; child: ChildRef | null }
   | { t: 'controllerAck'; tabId: string; inc: string; rev: number };
 
 export type Effect =

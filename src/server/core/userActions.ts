@@ -24,7 +24,7 @@ export function handleSleep(s: CoreState, fx: Effect[], clientId: string, reqId:
   }
   const h = tab.holder;
   const kill: Effect[] = h?.pid && h.startTime ? [{ t: 'kill', epoch: s.epoch, tabId, pid: h.pid, startTime: h.startTime }] : [];
-  return commit(s, fx, { t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null } }, {
+  return commit(s, fx, { t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null, child: null } }, {
     onOk: [reply({ ok: true, asleep: true }), ...kill],
     onFail: [reply({ ok: false, code: 'write-failed' })],
     runtime: {
@@ -66,7 +66,7 @@ export function handleRestart(s: CoreState, fx: Effect[], clientId: string, reqI
   if (action === 'startHolder') {
     // An unverified holder is let go with its record: the new incarnation owns the tab, and the
     // orphan sweep deals with the old one.
-    return commit(s, fx, { t: 'update', id: tab.id, patch: { lifecycle: 'starting', holder: null } }, {
+    return commit(s, fx, { t: 'update', id: tab.id, patch: { lifecycle: 'starting', holder: null, child: null } }, {
       onOk: [reply({ ok: true, restarted: true })],
       onFail: [reply({ ok: false, code: 'write-failed' })],
       runtime: { tabId: tab.id, ok: { losses: [], unverified: null } },
