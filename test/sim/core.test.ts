@@ -436,3 +436,19 @@ describe('views of a tab on its way up', () => {
     expect(failed.state.views).toEqual([]);
   });
 });
+
+describe('start slots', () => {
+  it('spawns at most maxConcurrentStarts holders at once; the next waits for one to complete', () => {
+    const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 1 });
+    let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
+    s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
+    const first = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
+    const [spawnA] = spawns(first.effects);
+    const second = drive(first.state, req('c1', 2, { op: 'create', name: 'b', sessionId: null }));
+    expect(spawns(second.effects)).toEqual([]);
+    const tabB = (replies(second.effects)[0] as { tabId: string }).tabId;
+    expect(second.state.tabs[tabB]).toMatchObject({ lifecycle: 'starting', starting: null });
+    const done = drive(second.state, { t: 'spawned', tabId: spawnA.tabId, inc: spawnA.inc, pid: 10, startTime: 'st10' });
+    expect(spawns(done.effects).map((f) => f.tabId)).toEqual([tabB]);
+  });
+});

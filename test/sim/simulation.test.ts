@@ -65,6 +65,7 @@ describe('the schedules reach what the invariants are about', () => {
       'hung holder killed',
       'hung holder left unverified',
       'view waited for its tab',
+      'start waited for a slot',
       'tab slept',
       'sleeping tab woken',
       'child restarted by the user',
@@ -89,7 +90,9 @@ const ackBeforeCommit: Reducer = (s, e) => {
 };
 
 /** Ignores the config's tab limit. */
-const noTabLimit: Booter = (id, now, durable) => boot(id, now, durable);
+const noTabLimit: Booter = (id, now, durable, limits) => boot(id, now, durable, limits && { ...limits, tabsMax: Number.POSITIVE_INFINITY });
+/** Starts every tab that wants to run at once. */
+const noStartSlots: Booter = (id, now, durable, limits) => boot(id, now, durable, limits && { ...limits, maxConcurrentStarts: Number.POSITIVE_INFINITY });
 /** Starts under the epoch it found instead of the next one. */
 const noEpochBump: Booter = (id, now, durable, limits) => boot(id, now, { ...durable, epoch: durable.epoch - 1 }, limits);
 
@@ -150,6 +153,7 @@ describe('the simulation catches broken cores', () => {
   it('a core that ignores the tab limit opens tabs past it', () => caught({ booter: noTabLimit }, /past the limit/), 60_000);
   it('a core without a heartbeat leaves a hung holder serving its tab', () => caught({ reducer: noHeartbeat, settle: true }, /did not converge.*\(hung\)/), 60_000);
   it('a core that does not record a new child ends the wrong process', () => caught({ reducer: firstChildOnly, settle: true }, /records child/), 60_000);
+  it('a core without start slots spawns past the limit', () => caught({ booter: noStartSlots }, /spawns in flight, past the limit/), 60_000);
   it('a core without the session guard puts a session in two tabs', () => caught({ reducer: noSessionGuard }, /held by tabs/), 60_000);
   it('a core that does not kill a spawn completing after its close leaks the holder', () => caught({ reducer: keepsLateSpawn }, /survived its spawn/), 60_000);
   it('a core that gives control to a client that never asked admits unattributable input', () => caught({ reducer: controlToNewcomers }, /admitted in/), 60_000);

@@ -10,6 +10,8 @@ export type Reducer = (s: CoreState, e: CoreEvent) => StepResult;
 export type Booter = typeof boot;
 /** Low, so that schedules reach the limit. */
 export const SIM_TABS_MAX = 4;
+/** Below the tabs a run has, so starts queue. */
+export const SIM_MAX_STARTS = 2;
 
 export interface LogEntry {
   serverId: string;
@@ -166,7 +168,7 @@ export function startServer(w: World): void {
   const id = `s${w.nextServer++}`;
   if (liveServers(w).length > 0) note(w, 'server started beside a live one');
   w.store.leaseOwner = id;
-  const { state, effects } = w.boot(id, w.now, { epoch: w.store.epoch, rev: w.store.rev, tabs: structuredClone(w.store.tabs) }, { tabsMax: SIM_TABS_MAX });
+  const { state, effects } = w.boot(id, w.now, { epoch: w.store.epoch, rev: w.store.rev, tabs: structuredClone(w.store.tabs) }, { tabsMax: SIM_TABS_MAX, maxConcurrentStarts: SIM_MAX_STARTS });
   const server: SimServer = { id, alive: true, paused: false, state };
   w.servers.push(server);
   carryOut(w, server, effects);
@@ -330,6 +332,9 @@ function checkSessions(w: World): void {
 export function checkMemory(w: World, server: SimServer): void {
   if (!server.alive || server.state.phase !== 'serving' || server.state.epoch !== w.store.epoch) return;
   const mem = server.state.tabs;
+  const starting = Object.values(mem).filter((t) => t.starting).length;
+  if (starting > SIM_MAX_STARTS) w.violations.push(`${server.id} has ${starting} spawns in flight, past the limit of ${SIM_MAX_STARTS}`);
+  if (starting === SIM_MAX_STARTS && Object.values(mem).some((t) => t.desired === 'running' && !t.starting && !t.verifying && !t.bound && t.holder === null && t.lifecycle !== 'failed' && t.lifecycle !== 'suspended')) note(w, 'start waited for a slot');
   const ids = Object.keys(mem).sort().join(',');
   const durable = Object.keys(w.store.tabs).sort().join(',');
   if (ids !== durable) {
@@ -339,7 +344,7 @@ export function checkMemory(w: World, server: SimServer): void {
   for (const id of Object.keys(mem)) {
     const a = mem[id];
     const b = w.store.tabs[id];
-    const pick = (t: DurableTab) => JSON.stringify([t.name, t.ord, t.sessionId, t.desired, t.lifecycle, t.holder, t.controllerRev]);
+    const pick = (t: DurableTab) => JSON.stringify([t.name, t.ord, t.sessionId, t.desired, t.lifecycle, t.holder, t.child, t.controllerRev]);
     if (pick(a) !== pick(b)) w.violations.push(`${server.id}'s tab ${id} is ${pick(a)} but the registry has ${pick(b)}`);
   }
   if (server.state.rev !== w.store.rev) w.violations.push(`${server.id} is at revision ${server.state.rev}, the registry at ${w.store.rev}`);

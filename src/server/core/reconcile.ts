@@ -15,11 +15,18 @@ function wantsStart(tab: CoreTab): boolean {
   return tab.holder === null || tab.holder.pid === null;
 }
 
+/** Spawns in flight: the rest wait their turn, in tab order, until one completes or fails. */
+export function startsInFlight(s: CoreState): number {
+  let n = 0;
+  for (const t of Object.values(s.tabs)) if (t.starting) n++;
+  return n;
+}
+
 export function reconcile(s: CoreState, fx: Effect[]): CoreState {
   for (const id of Object.keys(s.tabs).sort()) {
     if (Object.keys(s.pending).length > 0) return s;
     const tab = s.tabs[id];
-    if (wantsStart(tab)) {
+    if (wantsStart(tab) && startsInFlight(s) < s.limits.maxConcurrentStarts) {
       const inc = `${s.serverId}.${s.nextId}`;
       s = { ...s, nextId: s.nextId + 1 };
       s = commit(s, fx, { t: 'update', id, patch: { holder: { inc, pid: null, startTime: null }, child: null, lifecycle: 'starting' } }, {

@@ -11,9 +11,9 @@ import type { CoreEvent, CoreLimits, CoreState, Durable, Effect, StepResult } fr
 
 /** A server that holds the writer lease loads the registry and commits the next epoch before it
  * does anything else (SPEC §5). */
-export function boot(serverId: string, now: number, durable: Durable, limits: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY }): StepResult {
+export function boot(serverId: string, now: number, durable: Durable, limits: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY, maxConcurrentStarts: Number.POSITIVE_INFINITY }): StepResult {
   const tabs = Object.fromEntries(Object.values(durable.tabs).map((t) => [t.id, freshTab(t)]));
-  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', degraded: false, now, rev: durable.rev, tabsMax: limits.tabsMax, tabs, clients: {}, views: [], pending: {}, nextId: 1 };
+  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', degraded: false, now, rev: durable.rev, limits, tabs, clients: {}, views: [], pending: {}, nextId: 1 };
   const fx: Effect[] = [];
   return { state: commit(s, fx, { t: 'startEpoch', epoch: s.epoch }, { onOk: [], onFail: [] }), effects: fx };
 }

@@ -45,7 +45,7 @@ export function handleTopology(s: CoreState, fx: Effect[], clientId: string, req
     case 'create': {
       // One agent session, one live tab: opening a held session focuses its tab.
       const held = req.sessionId ? sessionHolder(Object.values(s.tabs), req.sessionId) : null;
-      const action = createAction(held !== null, Object.keys(s.tabs).length, s.tabsMax);
+      const action = createAction(held !== null, Object.keys(s.tabs).length, s.limits.tabsMax);
       if (action === 'focus') {
         fx.push(reply({ ok: true, tabId: held!.id, focused: true }));
         return s;

@@ -40,6 +40,8 @@ export interface DurableTab {
 /** What the config bounds, as far as the core's decisions go. */
 export interface CoreLimits {
   tabsMax: number;
+  /** Holder spawns in flight at once (tabsMaxConcurrentStarts, SPEC §12); the rest wait their turn. */
+  maxConcurrentStarts: number;
 }
 
 /** The registry as a starting server loads it. */
@@ -183,8 +185,7 @@ export interface CoreState {
   degraded: boolean;
   now: number;
   rev: number;
-  /** The config's tab limit: a create past it is refused. */
-  tabsMax: number;
+  limits: CoreLimits;
   tabs: Record<string, CoreTab>;
   clients: Record<string, CoreClient>;
   /** Views of a tab that is starting, answered once its holder is bound, or refused when it fails,
