@@ -135,6 +135,8 @@ export class Server {
   private captureTimer: NodeJS.Timeout | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private pingSeq = 0;
+  /** Holder starts in flight, a closed tab's too, so a host stop can wait for every one. */
+  private readonly starts = new Set<Promise<void>>();
   /** Terminations in flight, so a host stop can wait for them. */
   private readonly terminations = new Set<Promise<void>>();
   /** Holders (tab and incarnation) this server is ending: not orphans, though no row owns them. */
@@ -536,10 +538,13 @@ export class Server {
     if (tab.starting) return tab.starting;
     // Queued behind other starts (tabsMaxConcurrentStarts); a tab retired while it waited starts nothing.
     const start = () => (!this.tabs.has(tab.row.id) || tab.closing || tab.sleeping || this.stopping ? Promise.resolve() : this.doStartHolder(tab, opts));
-    tab.starting = this.startSlots.run(start).finally(() => {
+    const starting = this.startSlots.run(start).finally(() => {
       tab.starting = null;
+      this.starts.delete(starting);
     });
-    return tab.starting;
+    tab.starting = starting;
+    this.starts.add(starting);
+    return starting;
   }
 
   private async doStartHolder(tab: TabRuntime, opts: StartOptions): Promise<void> {
@@ -1144,8 +1149,8 @@ export class Server {
     this.stopping = true;
     this.broadcast({ t: 'hostStopping' });
     const tabs = [...this.tabs.values()];
-    // Spawns in flight end themselves once they see `stopping`; wait for them first.
-    await Promise.all(tabs.map((t) => t.starting?.catch(() => undefined)));
+    // Spawns in flight end themselves once they see `stopping`, a closed tab's too; wait for them.
+    await Promise.all([...this.starts].map((p) => p.catch(() => undefined)));
     const snapshot = snapshotProcesses();
     const running = tabs.filter((t) => !t.sleeping && t.row.lifecycle !== 'suspended');
     for (const t of running) {

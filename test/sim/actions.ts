@@ -46,6 +46,8 @@ export type Action =
   | { t: 'clientLeave'; i: number }
   | { t: 'request'; i: number; op: number; tab: number; arg: number; stale: boolean }
   | { t: 'input'; i: number }
+  /** `a1 tabs host stop` from a client. */
+  | { t: 'hostStop'; i: number }
   | { t: 'deliver'; i: number }
   | { t: 'drop'; i: number }
   /** A calm moment: everything deliverable now is delivered, in channel order. */
@@ -90,6 +92,7 @@ const arbitraries: { weight: number; arbitrary: fc.Arbitrary<Action> }[] = [
       .map((r) => ({ t: 'request' as const, ...r })),
   },
   { weight: 3, arbitrary: idx.map((i) => ({ t: 'input' as const, i })) },
+  { weight: 1, arbitrary: idx.map((i) => ({ t: 'hostStop' as const, i })) },
   { weight: 16, arbitrary: fc.nat({ max: 15 }).map((i) => ({ t: 'deliver' as const, i })) },
   { weight: 3, arbitrary: fc.constant({ t: 'flush' as const }) },
   { weight: 2, arbitrary: fc.nat({ max: 15 }).map((i) => ({ t: 'drop' as const, i })) },
@@ -216,6 +219,10 @@ export function apply(w: World, a: Action): void {
     case 'input': {
       const c = pick(clients, a.i);
       return c && clientTypes(w, c);
+    }
+    case 'hostStop': {
+      const c = pick(clients, a.i);
+      return c && clientRequests(w, c, { op: 'hostStop' });
     }
     case 'deliver': {
       const ready = deliverable(w);

@@ -452,3 +452,49 @@ describe('start slots', () => {
     expect(spawns(done.effects).map((f) => f.tabId)).toEqual([tabB]);
   });
 });
+
+describe('host stop', () => {
+  it('commits every running tab suspended (desired kept) before ending its holder, then answers and exits', () => {
+    const { s, tabId } = withRunningTab('sess1');
+    const r = drive(s, req('c1', 9, { op: 'hostStop' }));
+    expect(r.effects[0]).toEqual({ t: 'notifyClients', rev: s.rev, change: 'hostStopping', tabId: null });
+    expect(r.commits).toEqual([{ t: 'update', id: tabId, patch: { lifecycle: 'suspended', holder: null, child: null } }]);
+    const kill = r.effects.findIndex((f) => f.t === 'kill');
+    const reply = r.effects.findIndex((f) => f.t === 'reply');
+    expect(kill).toBeGreaterThan(0);
+    expect(reply).toBeGreaterThan(kill);
+    expect(r.effects.slice(reply)).toEqual([
+      { t: 'reply', clientId: 'c1', reqId: 9, reply: { ok: true, stopped: 1 } },
+      { t: 'exit', reason: 'hostStop' },
+    ]);
+    expect(r.state.phase).toBe('stopped');
+    expect(r.state.tabs[tabId]).toMatchObject({ desired: 'running', lifecycle: 'suspended', holder: null });
+    // The next server starts it again.
+    const next = boot('s2', 0, { epoch: 5, rev: r.state.rev, tabs: { [tabId]: r.state.tabs[tabId] } });
+    const serving = drive(next.state, { t: 'committed', id: 1, result: 'ok' });
+    expect(spawns(serving.effects).map((f) => f.tabId)).toEqual([tabId]);
+  });
+
+  it('waits for spawns in flight, even of a tab closed meanwhile, and kills them when they complete', () => {
+    let s = served();
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
+    const [spawn] = spawns(created.effects);
+    s = drive(created.state, req('c1', 2, { op: 'close', tabId: spawn.tabId })).state;
+    const stop = drive(s, req('c1', 3, { op: 'hostStop' }));
+    expect(stop.state.phase).toBe('stopping');
+    expect(replies(stop.effects)).toEqual([]);
+    expect(replies(drive(stop.state, req('c2', 4, { op: 'create', name: 'b', sessionId: null })).effects)).toEqual([{ ok: false, code: 'unavailable' }]);
+    const done = drive(stop.state, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 70, startTime: 'st70' });
+    expect(done.effects).toContainEqual({ t: 'kill', epoch: 5, tabId: spawn.tabId, pid: 70, startTime: 'st70' });
+    expect(done.effects.slice(-2)).toEqual([{ t: 'reply', clientId: 'c1', reqId: 3, reply: { ok: true, stopped: 0 } }, { t: 'exit', reason: 'hostStop' }]);
+  });
+
+  it('tries a write that failed again on the next tick, and only then ends the holder', () => {
+    const { s, tabId } = withRunningTab();
+    const failed = drive(s, req('c1', 9, { op: 'hostStop' }), () => 'failed');
+    expect(failed.effects.filter((f) => f.t === 'kill' || f.t === 'exit')).toEqual([]);
+    const retried = drive(failed.state, { t: 'tick', now: 5_000 });
+    expect(retried.commits).toEqual([{ t: 'update', id: tabId, patch: { lifecycle: 'suspended', holder: null, child: null } }]);
+    expect(retried.effects.map((f) => f.t)).toEqual(['kill', 'sweepOrphans', 'reply', 'exit']);
+  });
+});

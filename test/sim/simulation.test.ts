@@ -66,6 +66,7 @@ describe('the schedules reach what the invariants are about', () => {
       'hung holder left unverified',
       'view waited for its tab',
       'start waited for a slot',
+      'host stopped',
       'tab slept',
       'sleeping tab woken',
       'child restarted by the user',

@@ -211,7 +211,8 @@ function execute(w: World, server: SimServer, fx: Effect): void {
     case 'commit':
       return feed(w, server, { t: 'committed', id: fx.id, result: commitToStore(w, server, fx) });
     case 'exit':
-      note(w, 'fenced server exited');
+      if (fx.reason === 'hostStop') checkHostStopped(w, server);
+      else note(w, 'fenced server exited');
       return killServer(w, server);
     case 'reply':
       return send(w, server.id, fx.clientId, { k: 'reply', reqId: fx.reqId, reply: fx.reply }, true);
@@ -348,6 +349,18 @@ export function checkMemory(w: World, server: SimServer): void {
     if (pick(a) !== pick(b)) w.violations.push(`${server.id}'s tab ${id} is ${pick(a)} but the registry has ${pick(b)}`);
   }
   if (server.state.rev !== w.store.rev) w.violations.push(`${server.id} is at revision ${server.state.rev}, the registry at ${w.store.rev}`);
+}
+
+/** A host stop ends every holder the stopping server had, and keeps every tab, suspended. */
+function checkHostStopped(w: World, server: SimServer): void {
+  if (server.state.epoch !== w.store.epoch) return;
+  note(w, 'host stopped');
+  for (const h of w.holders) {
+    if (h.alive && h.ready && h.link === server.id) w.violations.push(`holder ${h.pid} of tab ${h.tabId} outlived the host stop`);
+  }
+  for (const t of Object.values(w.store.tabs)) {
+    if (t.holder || (t.lifecycle !== 'suspended' && t.lifecycle !== 'failed')) w.violations.push(`tab ${t.id} is ${t.lifecycle} with holder ${JSON.stringify(t.holder)} after the host stop`);
+  }
 }
 
 /** A spawn that completes after its tab was retired is killed before it is bound (SPEC §9). */

@@ -36,6 +36,7 @@ export function onCommitted(s: CoreState, fx: Effect[], id: number, result: Comm
   }
   let tabs = applyMutation(s.tabs, p.mutation, freshTab);
   if (p.runtime?.ok) tabs = patchTab(tabs, p.runtime.tabId, p.runtime.ok);
+  if (p.spawn) s = { ...s, spawns: { ...s.spawns, [p.spawn.inc]: p.spawn.tabId } };
   s = { ...s, tabs, rev: isTopology(p.mutation) ? s.rev + 1 : s.rev };
   if (p.mutation.t === 'startEpoch') s = beginServing(s, fx);
   fx.push(...p.onOk);

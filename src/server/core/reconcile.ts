@@ -10,7 +10,9 @@ import type { CoreState, CoreTab, Effect } from './types.js';
 import { patchTab } from './mutations.js';
 
 function wantsStart(tab: CoreTab): boolean {
-  if (tab.desired !== 'running' || tab.lifecycle === 'failed' || tab.lifecycle === 'suspended') return false;
+  // A tab suspended by a host stop still wants to run: the next server starts it. One put to
+  // sleep does not (its desired state is stopped).
+  if (tab.desired !== 'running' || tab.lifecycle === 'failed') return false;
   if (tab.starting || tab.verifying || tab.bound) return false;
   return tab.holder === null || tab.holder.pid === null;
 }
@@ -33,6 +35,7 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
         onOk: [{ t: 'spawnHolder', epoch: s.epoch, tabId: id, inc }],
         onFail: [],
         runtime: { tabId: id, ok: { starting: inc } },
+        spawn: { inc, tabId: id },
       });
     } else if (!tab.bound && !tab.verifying && !tab.starting && tab.holder?.pid && tab.unverified !== tab.holder.inc) {
       // A recorded holder nobody verified (its last verification could not be committed).

@@ -7,13 +7,14 @@ import { heard, heartbeat, onGone, onHolderState, onLinkClosed, onSpawned, onSpa
 import { onTick, reconcile } from './reconcile.js';
 import { handleRestart, handleSleep } from './userActions.js';
 import { handleTopology } from './topology.js';
+import { finishHostStop, handleHostStop, whileStopping } from './hostStop.js';
 import type { CoreEvent, CoreLimits, CoreState, Durable, Effect, StepResult } from './types.js';
 
 /** A server that holds the writer lease loads the registry and commits the next epoch before it
  * does anything else (SPEC §5). */
 export function boot(serverId: string, now: number, durable: Durable, limits: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY, maxConcurrentStarts: Number.POSITIVE_INFINITY }): StepResult {
   const tabs = Object.fromEntries(Object.values(durable.tabs).map((t) => [t.id, freshTab(t)]));
-  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', degraded: false, now, rev: durable.rev, limits, tabs, clients: {}, views: [], pending: {}, nextId: 1 };
+  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', hostStop: null, degraded: false, now, rev: durable.rev, limits, tabs, clients: {}, views: [], pending: {}, spawns: {}, nextId: 1 };
   const fx: Effect[] = [];
   return { state: commit(s, fx, { t: 'startEpoch', epoch: s.epoch }, { onOk: [], onFail: [] }), effects: fx };
 }
@@ -23,6 +24,7 @@ export function step(state: CoreState, event: CoreEvent): StepResult {
   if (event.t === 'boot') return boot(event.serverId, event.now, event.durable, event.limits);
   if (state.phase === 'stopped') return { state, effects: fx };
   let s = dispatch(state, event, fx);
+  s = finishHostStop(s, fx);
   if (s.phase === 'serving') s = answerViews(s, fx);
   if (s.phase === 'serving' && !s.degraded) s = reconcile(s, fx);
   return { state: s, effects: fx };
@@ -31,6 +33,11 @@ export function step(state: CoreState, event: CoreEvent): StepResult {
 function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect[]): CoreState {
   if (e.t === 'committed') return onCommitted(s, fx, e.id, e.result);
   if (e.t === 'fenced') return stop(s, fx);
+  if (e.t === 'spawned' || e.t === 'spawnFailed') {
+    const { [e.inc]: _done, ...spawns } = s.spawns;
+    s = { ...s, spawns };
+  }
+  if (s.phase === 'stopping') return whileStopping(s, fx, e);
   if (s.phase !== 'serving') return s;
   switch (e.t) {
     case 'tick':
@@ -47,6 +54,7 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
       if (e.req.op === 'view' || e.req.op === 'claim') return handleControl(s, fx, e.clientId, e.reqId, e.req);
       if (e.req.op === 'sleep') return handleSleep(s, fx, e.clientId, e.reqId, e.req.tabId);
       if (e.req.op === 'restart') return handleRestart(s, fx, e.clientId, e.reqId, e.req);
+      if (e.req.op === 'hostStop') return handleHostStop(s, fx, e.clientId, e.reqId);
       return handleTopology(s, fx, e.clientId, e.reqId, e.req);
     case 'spawned':
       return onSpawned(s, fx, e.tabId, e.inc, e.pid, e.startTime);

@@ -103,7 +103,7 @@ export type HolderCommand =
   | { t: 'ping' };
 
 export type Reply =
-  | { ok: true; rev?: number; tabId?: string; focused?: boolean; closed?: boolean; holderInc?: string; controller?: boolean; asleep?: boolean; restarted?: boolean }
+  | { ok: true; rev?: number; tabId?: string; focused?: boolean; closed?: boolean; holderInc?: string; controller?: boolean; asleep?: boolean; restarted?: boolean; stopped?: number }
   | { ok: false; code: 'conflict' | 'no-tab' | 'unavailable' | 'write-failed' | 'bad-index' | 'not-resumable' | 'tabs-max' };
 
 export type Request =
@@ -116,7 +116,9 @@ export type Request =
   | { op: 'sleep'; tabId: string }
   /** `r`/`f` on an exited or failed tab; `force` (`/restart`) also restarts a running child. */
   | { op: 'restart'; tabId: string; fresh: boolean; force: boolean }
-  | { op: 'claim'; tabId: string };
+  | { op: 'claim'; tabId: string }
+  /** `a1 tabs host stop`: end every tab's processes, keep the tab set for the next start. */
+  | { op: 'hostStop' };
 
 export type CommitResult = 'ok' | 'fenced' | 'failed';
 
@@ -163,8 +165,8 @@ export type Effect =
   /** Retire every holder of the profile whose tab and incarnation no row owns (SPEC §10). */
   | { t: 'sweepOrphans'; epoch: number; owned: { tabId: string; inc: string }[] }
   | { t: 'reply'; clientId: string; reqId: number; reply: Reply }
-  | { t: 'notifyClients'; rev: number; change: 'tab' | 'tabRemoved' | 'tabs'; tabId: string | null }
-  | { t: 'exit'; reason: 'fenced' };
+  | { t: 'notifyClients'; rev: number; change: 'tab' | 'tabRemoved' | 'tabs' | 'hostStopping'; tabId: string | null }
+  | { t: 'exit'; reason: 'fenced' | 'hostStop' };
 
 /** What a commit does once the registry answers. */
 export interface Pending {
@@ -174,12 +176,16 @@ export interface Pending {
   onFail: Effect[];
   /** Runtime fields of a tab that change with the commit's outcome. */
   runtime?: { tabId: string; ok?: Partial<CoreTab>; fail?: Partial<CoreTab> };
+  /** The spawn this commit's success launches, tracked until it completes or fails. */
+  spawn?: { inc: string; tabId: string };
 }
 
 export interface CoreState {
   serverId: string;
   epoch: number;
-  phase: 'starting' | 'serving' | 'stopped';
+  phase: 'starting' | 'serving' | 'stopping' | 'stopped';
+  /** The host stop being carried out, answered when it is done. */
+  hostStop: { clientId: string; reqId: number; stopped: number } | null;
   /** A write failed (SPEC §5, degraded health): reconciliation waits for the next tick rather
    * than retrying a broken disk in a loop. */
   degraded: boolean;
@@ -192,6 +198,9 @@ export interface CoreState {
    * closes or the wait runs out. */
   views: WaitingView[];
   pending: Record<number, Pending>;
+  /** Holder spawns launched and not yet completed or failed, by incarnation, whether or not their
+   * tab still wants them: a host stop waits for every one, so none outlives the server. */
+  spawns: Record<string, string>;
   /** Source of commit ids, tab ids and incarnations, unique within this server. */
   nextId: number;
 }

@@ -52,8 +52,11 @@ export function handleRestart(s: CoreState, fx: Effect[], clientId: string, reqI
     fx.push(reply({ ok: false, code: 'no-tab' }));
     return s;
   }
+  // A recorded holder whose verification could not be committed is verified again soon: it may
+  // be alive, so it is not replaced. One that proved nothing (unverified) may be.
+  const recorded = tab.holder?.pid != null && tab.unverified !== tab.holder.inc;
   const action = restartAction({
-    linked: tab.bound || tab.verifying,
+    linked: tab.bound || tab.verifying || recorded,
     starting: tab.starting !== null,
     lifecycle: tab.reported?.lifecycle ?? tab.lifecycle,
     suspended: tab.lifecycle === 'suspended',
