@@ -13,6 +13,7 @@ import {
   connectClient,
   crashChild,
   deliver,
+  agentWorks,
   deliverable,
   hangOrResumeHolder,
   joinClient,
@@ -39,6 +40,8 @@ export type Action =
   | { t: 'childCrash'; i: number }
   | { t: 'bridgeReport'; i: number; session: number }
   | { t: 'linkBreak'; i: number }
+  /** An agent starts or finishes work: its glyph spins or stops. */
+  | { t: 'agentWork'; i: number }
   /** SIGSTOP of a holder, or SIGCONT of a stopped one. */
   | { t: 'holderHang'; i: number }
   | { t: 'clientJoin' }
@@ -82,6 +85,7 @@ const arbitraries: { weight: number; arbitrary: fc.Arbitrary<Action> }[] = [
   { weight: 1, arbitrary: fc.record({ i: idx, session: fc.nat({ max: SESSIONS - 1 }) }).map((r) => ({ t: 'bridgeReport' as const, ...r })) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'linkBreak' as const, i })) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'holderHang' as const, i })) },
+  { weight: 1, arbitrary: idx.map((i) => ({ t: 'agentWork' as const, i })) },
   { weight: 2, arbitrary: fc.constant({ t: 'clientJoin' as const }) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'clientReconnect' as const, i })) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'clientLeave' as const, i })) },
@@ -195,6 +199,10 @@ export function apply(w: World, a: Action): void {
     case 'linkBreak': {
       const h = pick(ready, a.i);
       return h && breakLink(w, h);
+    }
+    case 'agentWork': {
+      const h = pick(ready, a.i);
+      return h && agentWorks(w, h);
     }
     case 'holderHang': {
       // Hangs are rarer than other faults, and pass: the next pick resumes a stopped holder.

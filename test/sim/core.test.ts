@@ -42,7 +42,7 @@ const spawns = (fx: Effect[]) => fx.filter((f): f is Extract<Effect, { t: 'spawn
 /** The holder of `inc` comes up as pid `pid`: its spawn completes and it is verified, running. */
 function bindHolder(s: CoreState, tabId: string, inc: string, pid: number): CoreState {
   s = drive(s, { t: 'spawned', tabId, inc, pid, startTime: `st${pid}` }).state;
-  const facts = { pid, startTime: `st${pid}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null };
+  const facts = { pid, startTime: `st${pid}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null };
   return drive(s, { t: 'holderVerified', tabId, inc, facts }).state;
 }
 
@@ -66,7 +66,7 @@ function withRunningTab(sessionId: string | null = null) {
   const spawned = drive(s, { t: 'spawned', tabId, inc: spawn.inc, pid: 50, startTime: 'st50' });
   s = spawned.state;
   expect(spawned.effects).toContainEqual({ t: 'verifyHolder', epoch: 5, tabId, ref: { inc: spawn.inc, pid: 50, startTime: 'st50' } });
-  const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null };
+  const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null };
   s = drive(s, { t: 'holderVerified', tabId, inc: spawn.inc, facts }).state;
   expect(s.tabs[tabId]).toMatchObject({ bound: true, lifecycle: 'running' });
   return { s, tabId, inc: spawn.inc };
@@ -135,7 +135,7 @@ describe('late events after a close', () => {
   it('ignores a holder state or bridge report that arrives after the close', () => {
     const { s, tabId, inc } = withRunningTab();
     const closed = drive(s, req('c1', 2, { op: 'close', tabId })).state;
-    const late = drive(closed, { t: 'holderState', tabId, inc, lifecycle: 'failed', sessionId: 'sess-late', child: null });
+    const late = drive(closed, { t: 'holderState', tabId, inc, lifecycle: 'failed', sessionId: 'sess-late', child: null, glyph: null });
     expect(late.commits).toEqual([]);
     expect(late.effects).toEqual([]);
     expect(late.state.tabs[tabId]).toBeUndefined();
@@ -143,7 +143,7 @@ describe('late events after a close', () => {
 
   it('ignores reports from a superseded holder incarnation', () => {
     const { s, tabId } = withRunningTab();
-    const r = drive(s, { t: 'holderState', tabId, inc: 'old', lifecycle: 'failed', sessionId: null, child: null });
+    const r = drive(s, { t: 'holderState', tabId, inc: 'old', lifecycle: 'failed', sessionId: null, child: null, glyph: null });
     expect(r.commits).toEqual([]);
   });
 });
@@ -161,9 +161,9 @@ describe('agent sessions', () => {
     const created = drive(first.s, req('c1', 2, { op: 'create', name: 'b', sessionId: null }));
     const [spawn] = spawns(created.effects);
     let s = drive(created.state, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 60, startTime: 'st60' }).state;
-    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null };
+    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null };
     s = drive(s, { t: 'holderVerified', tabId: spawn.tabId, inc: spawn.inc, facts }).state;
-    const r = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, lifecycle: 'running', sessionId: 'sess1', child: null });
+    const r = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, lifecycle: 'running', sessionId: 'sess1', child: null, glyph: null });
     expect(r.commits).toEqual([]);
     expect(r.state.tabs[spawn.tabId].sessionId).toBeNull();
   });
@@ -262,7 +262,7 @@ describe('sleep and wake', () => {
     expect(replies(woken.effects)).toEqual([]);
     const bound = drive(woken.state, { t: 'spawned', tabId, inc: spawn.inc, pid: 60, startTime: 'st60' });
     expect(replies(bound.effects)).toEqual([]);
-    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: 'sess1', child: null };
+    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: 'sess1', child: null, glyph: null };
     const verified = drive(bound.state, { t: 'holderVerified', tabId, inc: spawn.inc, facts });
     expect(verified.effects).toContainEqual({ t: 'reply', clientId: 'c1', reqId: 4, reply: { ok: true, holderInc: spawn.inc, controller: true } });
     expect(verified.state.views).toEqual([]);
@@ -290,7 +290,7 @@ describe('sleep and wake', () => {
 describe('restart', () => {
   it('restarts an exited child in its holder, a running one only when forced', () => {
     const { s, tabId, inc } = withRunningTab();
-    const exited = drive(s, { t: 'holderState', tabId, inc, lifecycle: 'exited', sessionId: null, child: null }).state;
+    const exited = drive(s, { t: 'holderState', tabId, inc, lifecycle: 'exited', sessionId: null, child: null, glyph: null }).state;
     const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }));
     expect(r.effects).toContainEqual({ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'restartChild', fresh: true, force: false } });
     expect(replies(r.effects)).toEqual([{ ok: true, restarted: true }]);
@@ -346,7 +346,7 @@ describe('heartbeats and holders that cannot be verified', () => {
     let { s, tabId, inc } = withRunningTab();
     for (let beat = 1; beat <= 10; beat++) {
       s = drive(s, { t: 'tick', now: beat * 5_000 }).state;
-      const answer: CoreEvent = beat % 2 === 0 ? { t: 'pong', tabId, inc } : { t: 'holderState', tabId, inc, lifecycle: 'running', sessionId: null, child: null };
+      const answer: CoreEvent = beat % 2 === 0 ? { t: 'pong', tabId, inc } : { t: 'holderState', tabId, inc, lifecycle: 'running', sessionId: null, child: null, glyph: null };
       s = drive(s, answer).state;
       expect(s.tabs[tabId]).toMatchObject({ bound: true, unanswered: 0 });
     }
@@ -439,7 +439,7 @@ describe('views of a tab on its way up', () => {
 
 describe('start slots', () => {
   it('spawns at most maxConcurrentStarts holders at once; the next waits for one to complete', () => {
-    const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 1 });
+    const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 1, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY });
     let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
     s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
     const first = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
@@ -496,5 +496,67 @@ describe('host stop', () => {
     const retried = drive(failed.state, { t: 'tick', now: 5_000 });
     expect(retried.commits).toEqual([{ t: 'update', id: tabId, patch: { lifecycle: 'suspended', holder: null, child: null } }]);
     expect(retried.effects.map((f) => f.t)).toEqual(['kill', 'sweepOrphans', 'reply', 'exit']);
+  });
+});
+
+describe('idleness', () => {
+  const limits = { tabsMax: 10, maxConcurrentStarts: 4, idleSuspendMs: 60_000, serverIdleExitMs: 600_000 };
+  function servedWith(): CoreState {
+    const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, limits);
+    const s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
+    return drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
+  }
+  /** A running agent tab with session `sess`, its holder reporting `glyph`. */
+  function agentTab(s: CoreState, sess: string | null, glyph: string) {
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: sess }));
+    const [spawn] = spawns(created.effects);
+    s = drive(created.state, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 50, startTime: 'st50' }).state;
+    const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: sess, child: null, glyph };
+    return { s: drive(s, { t: 'holderVerified', tabId: spawn.tabId, inc: spawn.inc, facts }).state, tabId: spawn.tabId, inc: spawn.inc };
+  }
+  const sleepCommits = (m: Mutation[]) => m.filter((c) => c.t === 'update' && c.patch.desired === 'stopped');
+
+  it('puts an unviewed, quiet tab with a session to sleep once it stayed so for idleSuspendMs', () => {
+    let { s, tabId } = agentTab(servedWith(), 'sess1', 'none');
+    s = drive(s, { t: 'tick', now: 1_000 }).state;
+    expect(s.tabs[tabId].quietSince).toBe(1_000);
+    expect(sleepCommits(drive(s, { t: 'tick', now: 60_999 }).commits)).toEqual([]);
+    const slept = drive(s, { t: 'tick', now: 61_000 });
+    expect(sleepCommits(slept.commits)).toHaveLength(1);
+    expect(slept.effects).toContainEqual({ t: 'kill', epoch: 1, tabId, pid: 50, startTime: 'st50' });
+  });
+
+  it('keeps a viewed, a working, or a sessionless tab awake, and starts the clock again when one is viewed', () => {
+    const working = agentTab(servedWith(), 'sess1', 'working');
+    expect(sleepCommits(drive(drive(working.s, { t: 'tick', now: 1_000 }).state, { t: 'tick', now: 100_000 }).commits)).toEqual([]);
+    const shell = agentTab(servedWith(), null, 'none');
+    expect(sleepCommits(drive(drive(shell.s, { t: 'tick', now: 1_000 }).state, { t: 'tick', now: 100_000 }).commits)).toEqual([]);
+    let { s, tabId } = agentTab(servedWith(), 'sess1', 'none');
+    s = drive(s, { t: 'tick', now: 1_000 }).state;
+    s = drive(s, req('c1', 2, { op: 'view', tabId })).state;
+    s = drive(s, { t: 'tick', now: 50_000 }).state;
+    expect(s.tabs[tabId].quietSince).toBeNull();
+    s = drive(s, { t: 'clientGone', clientId: 'c1' }).state;
+    s = drive(s, { t: 'tick', now: 55_000 }).state;
+    expect(sleepCommits(drive(s, { t: 'tick', now: 114_999 }).commits)).toEqual([]);
+    expect(sleepCommits(drive(s, { t: 'tick', now: 115_000 }).commits)).toHaveLength(1);
+  });
+
+  it('exits after serverIdleExitMs with no client and no running tab, and not while either is there', () => {
+    let s = servedWith();
+    s = drive(s, { t: 'tick', now: 1_000_000 }).state;
+    expect(s.phase).toBe('serving');
+    s = drive(s, { t: 'clientGone', clientId: 'c1' }).state;
+    // The clock runs from the last check that saw a client.
+    s = drive(s, { t: 'tick', now: 1_000_001 }).state;
+    const early = drive(s, { t: 'tick', now: 1_599_999 });
+    expect(early.effects).not.toContainEqual({ t: 'exit', reason: 'idle' });
+    const idle = drive(s, { t: 'tick', now: 1_600_000 });
+    expect(idle.effects).toContainEqual({ t: 'exit', reason: 'idle' });
+    expect(idle.state.phase).toBe('stopped');
+    // A running tab keeps it.
+    const busy = agentTab(servedWith(), null, 'none').s;
+    const alone = drive(busy, { t: 'clientGone', clientId: 'c1' }).state;
+    expect(drive(alone, { t: 'tick', now: 10_000_000 }).effects).not.toContainEqual({ t: 'exit', reason: 'idle' });
   });
 });

@@ -24,6 +24,8 @@ export function settle(w: World): void {
   for (const s of w.servers) s.paused = false;
   for (let round = 0; round < SETTLE_ROUNDS && w.violations.length === 0; round++) {
     const owner = liveServers(w).find((s) => s.id === w.store.leaseOwner);
+    // Someone attaches: a server with nobody and nothing to run may have exited for idleness.
+    if (!w.clients.some((c) => c.alive)) joinClient(w);
     if (!owner) startServer(w);
     for (const c of w.clients) connectClient(w, c);
     drain(w);

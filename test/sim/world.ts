@@ -12,6 +12,9 @@ export type Booter = typeof boot;
 export const SIM_TABS_MAX = 4;
 /** Below the tabs a run has, so starts queue. */
 export const SIM_MAX_STARTS = 2;
+/** Short against the schedule's ticks (up to 40 s each), so idleness arises within a run. */
+export const SIM_IDLE_SUSPEND_MS = 60_000;
+export const SIM_SERVER_IDLE_EXIT_MS = 120_000;
 
 export interface LogEntry {
   serverId: string;
@@ -67,6 +70,8 @@ export interface SimHolder {
   sessionId: string | null;
   /** The child it runs now; a crash or a restart starts a new one, a failed child leaves none. */
   child: ChildRef | null;
+  /** The agent works (a spinning glyph) or waits for nobody: only a quiet tab may sleep for idleness. */
+  glyph: 'none' | 'working';
   crashes: number;
   /** Stopped (SIGSTOP, a hang): it reads nothing and says nothing until it runs again. */
   hung: boolean;
@@ -168,7 +173,12 @@ export function startServer(w: World): void {
   const id = `s${w.nextServer++}`;
   if (liveServers(w).length > 0) note(w, 'server started beside a live one');
   w.store.leaseOwner = id;
-  const { state, effects } = w.boot(id, w.now, { epoch: w.store.epoch, rev: w.store.rev, tabs: structuredClone(w.store.tabs) }, { tabsMax: SIM_TABS_MAX, maxConcurrentStarts: SIM_MAX_STARTS });
+  const { state, effects } = w.boot(id, w.now, { epoch: w.store.epoch, rev: w.store.rev, tabs: structuredClone(w.store.tabs) }, {
+    tabsMax: SIM_TABS_MAX,
+    maxConcurrentStarts: SIM_MAX_STARTS,
+    idleSuspendMs: SIM_IDLE_SUSPEND_MS,
+    serverIdleExitMs: SIM_SERVER_IDLE_EXIT_MS,
+  });
   const server: SimServer = { id, alive: true, paused: false, state };
   w.servers.push(server);
   carryOut(w, server, effects);
@@ -212,6 +222,7 @@ function execute(w: World, server: SimServer, fx: Effect): void {
       return feed(w, server, { t: 'committed', id: fx.id, result: commitToStore(w, server, fx) });
     case 'exit':
       if (fx.reason === 'hostStop') checkHostStopped(w, server);
+      else if (fx.reason === 'idle') checkIdleExit(w, server);
       else note(w, 'fenced server exited');
       return killServer(w, server);
     case 'reply':
@@ -240,6 +251,7 @@ function execute(w: World, server: SimServer, fx: Effect): void {
         crashes: 0,
         hung: false,
         child: { pid: w.nextPid + 1, inc: `${fx.inc}/c0` },
+        glyph: 'none',
       });
       w.nextPid += 2;
       return;
@@ -256,7 +268,7 @@ function execute(w: World, server: SimServer, fx: Effect): void {
       }
       h.epochSeen = Math.max(h.epochSeen, fx.epoch);
       relink(w, h, server.id);
-      const facts = { pid: h.pid, startTime: h.startTime, controller: h.controller, lifecycle: h.lifecycle, sessionId: h.sessionId, child: h.child };
+      const facts = { pid: h.pid, startTime: h.startTime, controller: h.controller, lifecycle: h.lifecycle, sessionId: h.sessionId, child: h.child, glyph: h.glyph };
       note(w, fx.ref.pid === null ? 'pending holder adopted' : 'holder verified');
       return feed(w, server, { t: 'holderVerified', tabId: fx.tabId, inc: fx.ref.inc, facts });
     }
@@ -351,6 +363,16 @@ export function checkMemory(w: World, server: SimServer): void {
   if (server.state.rev !== w.store.rev) w.violations.push(`${server.id} is at revision ${server.state.rev}, the registry at ${w.store.rev}`);
 }
 
+/** A server exits for idleness only with no client and nothing running that should run. */
+function checkIdleExit(w: World, server: SimServer): void {
+  note(w, 'server exited idle');
+  const clients = Object.keys(server.state.clients);
+  if (clients.length > 0) w.violations.push(`${server.id} exited idle with clients ${clients.join(',')}`);
+  for (const t of Object.values(server.state.tabs)) {
+    if (t.desired === 'running' && (t.lifecycle === 'running' || t.lifecycle === 'starting')) w.violations.push(`${server.id} exited idle while tab ${t.id} was ${t.lifecycle}`);
+  }
+}
+
 /** A host stop ends every holder the stopping server had, and keeps every tab, suspended. */
 function checkHostStopped(w: World, server: SimServer): void {
   if (server.state.epoch !== w.store.epoch) return;
@@ -391,7 +413,7 @@ function reportToLink(w: World, h: SimHolder, event: CoreEvent): void {
 }
 
 function stateEvent(h: SimHolder): CoreEvent {
-  return { t: 'holderState', tabId: h.tabId, inc: h.inc, lifecycle: h.lifecycle, sessionId: h.sessionId, child: h.child };
+  return { t: 'holderState', tabId: h.tabId, inc: h.inc, lifecycle: h.lifecycle, sessionId: h.sessionId, child: h.child, glyph: h.glyph };
 }
 
 /** The holder starts a new child (after a crash, or when told to). */
@@ -436,6 +458,13 @@ export function crashChild(w: World, h: SimHolder): void {
 export function bridgeReport(w: World, h: SimHolder, sessionId: string): void {
   if (!h.alive || !h.ready || h.hung) return;
   h.sessionId = sessionId;
+  reportToLink(w, h, stateEvent(h));
+}
+
+/** The agent starts or finishes a piece of work. */
+export function agentWorks(w: World, h: SimHolder): void {
+  if (!h.alive || !h.ready || h.hung) return;
+  h.glyph = h.glyph === 'none' ? 'working' : 'none';
   reportToLink(w, h, stateEvent(h));
 }
 
@@ -504,6 +533,8 @@ export function connectClient(w: World, c: SimClient): void {
   leaveServer(w, c);
   c.server = target.id;
   send(w, c.id, target.id, { k: 'event', event: { t: 'clientAttached', clientId: c.id } }, false);
+  // A client that reattaches views again what it viewed (the real client's resubscribe).
+  if (c.viewing) clientRequests(w, c, { op: 'view', tabId: c.viewing });
 }
 
 function leaveServer(w: World, c: SimClient): void {
@@ -607,7 +638,9 @@ export function tick(w: World, dt: number): void {
   w.now += dt;
   for (const s of liveServers(w)) {
     if (s.paused) continue;
+    const before = w.store.log.length;
     feed(w, s, { t: 'tick', now: w.now });
+    if (w.store.log.slice(before).some((e) => e.mutation.t === 'update' && e.mutation.patch.desired === 'stopped')) note(w, 'idle tab slept');
     checkMemory(w, s);
   }
 }

@@ -47,7 +47,7 @@ export function onSpawnFailed(s: CoreState, fx: Effect[], tabId: string, inc: st
 export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: string, f: HolderFacts): CoreState {
   const tab = s.tabs[tabId];
   if (!tab?.verifying || tab.holder?.inc !== inc) return s;
-  const reported = { lifecycle: f.lifecycle, sessionId: f.sessionId, child: f.child };
+  const reported = { lifecycle: f.lifecycle, sessionId: f.sessionId, child: f.child, glyph: f.glyph };
   return commit(s, fx, { t: 'update', id: tabId, patch: { holder: { inc, pid: f.pid, startTime: f.startTime } } }, {
     onOk: [],
     onFail: [],
@@ -106,10 +106,10 @@ export function onLinkClosed(s: CoreState, fx: Effect[], tabId: string, inc: str
   return { ...s, tabs: patchTab(s.tabs, tabId, { bound: false, verifying: true, unanswered: 0 }) };
 }
 
-export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: string, lifecycle: Lifecycle, sessionId: string | null, child: ChildRef | null): CoreState {
+export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: string, lifecycle: Lifecycle, sessionId: string | null, child: ChildRef | null, glyph: string | null): CoreState {
   const tab = s.tabs[tabId];
   if (!acceptsHolderReport(present(tab)) || !tab.bound || tab.holder?.inc !== inc) return s;
-  return { ...s, tabs: patchTab(s.tabs, tabId, { reported: { lifecycle, sessionId, child }, unanswered: 0 }) };
+  return { ...s, tabs: patchTab(s.tabs, tabId, { reported: { lifecycle, sessionId, child, glyph }, unanswered: 0 }) };
 }
 
 /** Commits what the bound holder reported and the registry does not say yet. A session another

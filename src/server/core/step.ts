@@ -8,13 +8,16 @@ import { onTick, reconcile } from './reconcile.js';
 import { handleRestart, handleSleep } from './userActions.js';
 import { handleTopology } from './topology.js';
 import { finishHostStop, handleHostStop, whileStopping } from './hostStop.js';
+import { idle } from './idle.js';
 import type { CoreEvent, CoreLimits, CoreState, Durable, Effect, StepResult } from './types.js';
 
 /** A server that holds the writer lease loads the registry and commits the next epoch before it
  * does anything else (SPEC §5). */
-export function boot(serverId: string, now: number, durable: Durable, limits: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY, maxConcurrentStarts: Number.POSITIVE_INFINITY }): StepResult {
+const NO_LIMITS: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY, maxConcurrentStarts: Number.POSITIVE_INFINITY, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY };
+
+export function boot(serverId: string, now: number, durable: Durable, limits: CoreLimits = NO_LIMITS): StepResult {
   const tabs = Object.fromEntries(Object.values(durable.tabs).map((t) => [t.id, freshTab(t)]));
-  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', hostStop: null, degraded: false, now, rev: durable.rev, limits, tabs, clients: {}, views: [], pending: {}, spawns: {}, nextId: 1 };
+  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', hostStop: null, idleSince: now, degraded: false, now, rev: durable.rev, limits, tabs, clients: {}, views: [], pending: {}, spawns: {}, nextId: 1 };
   const fx: Effect[] = [];
   return { state: commit(s, fx, { t: 'startEpoch', epoch: s.epoch }, { onOk: [], onFail: [] }), effects: fx };
 }
@@ -41,7 +44,7 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
   if (s.phase !== 'serving') return s;
   switch (e.t) {
     case 'tick':
-      return heartbeat(onTick({ ...s, now: Math.max(s.now, e.now), degraded: false }, fx), fx);
+      return idle(heartbeat(onTick({ ...s, now: Math.max(s.now, e.now), degraded: false }, fx), fx), fx);
     case 'clientAttached':
       return { ...s, clients: { ...s.clients, [e.clientId]: { viewing: null } } };
     case 'clientGone': {
@@ -71,7 +74,7 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
     case 'linkClosed':
       return onLinkClosed(s, fx, e.tabId, e.inc);
     case 'holderState':
-      return onHolderState(s, fx, e.tabId, e.inc, e.lifecycle, e.sessionId, e.child);
+      return onHolderState(s, fx, e.tabId, e.inc, e.lifecycle, e.sessionId, e.child, e.glyph);
     case 'controllerAck':
       return onControllerAck(heard(s, e.tabId, e.inc), fx, e.tabId, e.inc, e.rev);
   }

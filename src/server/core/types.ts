@@ -42,6 +42,10 @@ export interface CoreLimits {
   tabsMax: number;
   /** Holder spawns in flight at once (tabsMaxConcurrentStarts, SPEC §12); the rest wait their turn. */
   maxConcurrentStarts: number;
+  /** An unviewed, quiet, resumable tab sleeps after this long (idleSuspendMinutes; 0: never). */
+  idleSuspendMs: number;
+  /** The server exits after this long with no client and no running tab (serverIdleExitMinutes). */
+  serverIdleExitMs: number;
 }
 
 /** The registry as a starting server loads it. */
@@ -71,7 +75,9 @@ export interface CoreTab extends DurableTab {
   transfer: Controller | null;
   /** What the bound holder last reported; reconciliation commits any difference, so a report
    * whose write failed is not lost. */
-  reported: { lifecycle: Lifecycle; sessionId: string | null; child: ChildRef | null } | null;
+  reported: { lifecycle: Lifecycle; sessionId: string | null; child: ChildRef | null; glyph: string | null } | null;
+  /** Since when the tab has been continuously idle-suspendable (unviewed, quiet, resumable). */
+  quietSince: number | null;
 }
 
 export interface WaitingView {
@@ -130,6 +136,8 @@ export interface HolderFacts {
   lifecycle: Lifecycle;
   sessionId: string | null;
   child: ChildRef | null;
+  /** The status glyph the holder decided (src/status/model.ts): idle suspension needs a quiet one. */
+  glyph: string | null;
 }
 
 export type CoreEvent =
@@ -151,7 +159,7 @@ export type CoreEvent =
   | { t: 'pong'; tabId: string; inc: string }
   /** The link to a holder closed: the holder may live (reconnect) or not. */
   | { t: 'linkClosed'; tabId: string; inc: string }
-  | { t: 'holderState'; tabId: string; inc: string; lifecycle: Lifecycle; sessionId: string | null; child: ChildRef | null }
+  | { t: 'holderState'; tabId: string; inc: string; lifecycle: Lifecycle; sessionId: string | null; child: ChildRef | null; glyph: string | null }
   | { t: 'controllerAck'; tabId: string; inc: string; rev: number };
 
 export type Effect =
@@ -166,7 +174,7 @@ export type Effect =
   | { t: 'sweepOrphans'; epoch: number; owned: { tabId: string; inc: string }[] }
   | { t: 'reply'; clientId: string; reqId: number; reply: Reply }
   | { t: 'notifyClients'; rev: number; change: 'tab' | 'tabRemoved' | 'tabs' | 'hostStopping'; tabId: string | null }
-  | { t: 'exit'; reason: 'fenced' | 'hostStop' };
+  | { t: 'exit'; reason: 'fenced' | 'hostStop' | 'idle' };
 
 /** What a commit does once the registry answers. */
 export interface Pending {
@@ -186,6 +194,8 @@ export interface CoreState {
   phase: 'starting' | 'serving' | 'stopping' | 'stopped';
   /** The host stop being carried out, answered when it is done. */
   hostStop: { clientId: string; reqId: number; stopped: number } | null;
+  /** Since when the server has had no client and no running tab. */
+  idleSince: number;
   /** A write failed (SPEC §5, degraded health): reconciliation waits for the next tick rather
    * than retrying a broken disk in a loop. */
   degraded: boolean;

@@ -22,14 +22,19 @@ export function handleSleep(s: CoreState, fx: Effect[], clientId: string, reqId:
     fx.push(reply({ ok: false, code: 'not-resumable' }));
     return s;
   }
+  return sleepTab(s, fx, tab, [reply({ ok: true, asleep: true })], [reply({ ok: false, code: 'write-failed' })]);
+}
+
+/** The sleep itself, asked for or for idleness: committed, then the holder ended. */
+export function sleepTab(s: CoreState, fx: Effect[], tab: CoreTab, onOk: Effect[], onFail: Effect[]): CoreState {
   const h = tab.holder;
-  const kill: Effect[] = h?.pid && h.startTime ? [{ t: 'kill', epoch: s.epoch, tabId, pid: h.pid, startTime: h.startTime }] : [];
-  return commit(s, fx, { t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null, child: null } }, {
-    onOk: [reply({ ok: true, asleep: true }), ...kill],
-    onFail: [reply({ ok: false, code: 'write-failed' })],
+  const kill: Effect[] = h?.pid && h.startTime ? [{ t: 'kill', epoch: s.epoch, tabId: tab.id, pid: h.pid, startTime: h.startTime }] : [];
+  return commit(s, fx, { t: 'update', id: tab.id, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null, child: null } }, {
+    onOk: [...onOk, ...kill],
+    onFail,
     runtime: {
-      tabId,
-      ok: { starting: null, verifying: false, bound: false, controller: { clientId: null, rev: tab.controllerRev }, transfer: null, reported: null },
+      tabId: tab.id,
+      ok: { starting: null, verifying: false, bound: false, controller: { clientId: null, rev: tab.controllerRev }, transfer: null, reported: null, quietSince: null },
     },
   });
 }
