@@ -15,6 +15,7 @@ import {
   deliver,
   agentWorks,
   deliverable,
+  recordsExpire,
   hangOrResumeHolder,
   joinClient,
   killHolder,
@@ -40,6 +41,8 @@ export type Action =
   | { t: 'childCrash'; i: number }
   | { t: 'bridgeReport'; i: number; session: number }
   | { t: 'linkBreak'; i: number }
+  /** Resume records of stopped agent tabs expire. */
+  | { t: 'recordsExpire' }
   /** An agent starts or finishes work: its glyph spins or stops. */
   | { t: 'agentWork'; i: number }
   /** SIGSTOP of a holder, or SIGCONT of a stopped one. */
@@ -86,6 +89,7 @@ const arbitraries: { weight: number; arbitrary: fc.Arbitrary<Action> }[] = [
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'linkBreak' as const, i })) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'holderHang' as const, i })) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'agentWork' as const, i })) },
+  { weight: 1, arbitrary: fc.constant({ t: 'recordsExpire' as const }) },
   { weight: 2, arbitrary: fc.constant({ t: 'clientJoin' as const }) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'clientReconnect' as const, i })) },
   { weight: 1, arbitrary: idx.map((i) => ({ t: 'clientLeave' as const, i })) },
@@ -200,6 +204,8 @@ export function apply(w: World, a: Action): void {
       const h = pick(ready, a.i);
       return h && breakLink(w, h);
     }
+    case 'recordsExpire':
+      return recordsExpire(w);
     case 'agentWork': {
       const h = pick(ready, a.i);
       return h && agentWorks(w, h);

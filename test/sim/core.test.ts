@@ -117,7 +117,7 @@ describe('topology', () => {
   it('closes once: the second close of the same tab is a no-op', () => {
     const { s, tabId } = withRunningTab();
     const first = drive(s, req('c1', 2, { op: 'close', tabId }));
-    expect(first.commits).toEqual([{ t: 'retireTab', id: tabId }]);
+    expect(first.commits).toEqual([{ t: 'retireTab', id: tabId, reason: 'closed' }]);
     expect(first.effects).toContainEqual({ t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' });
     const second = drive(first.state, req('c2', 3, { op: 'close', tabId }));
     expect(second.commits).toEqual([]);
@@ -558,5 +558,24 @@ describe('idleness', () => {
     const busy = agentTab(servedWith(), null, 'none').s;
     const alone = drive(busy, { t: 'clientGone', clientId: 'c1' }).state;
     expect(drive(alone, { t: 'tick', now: 10_000_000 }).effects).not.toContainEqual({ t: 'exit', reason: 'idle' });
+  });
+});
+
+describe('expired resume records', () => {
+  it('moves a suspended tab that wants to run, whose session can no longer resume, to history instead of starting it', () => {
+    const stopped = { desired: 'running' as const, lifecycle: 'suspended' as const, holder: null, child: null, controllerRev: 0, ord: 0 };
+    const tabs = {
+      a: { ...stopped, id: 'a', name: 'a', sessionId: 'sess-a' },
+      b: { ...stopped, id: 'b', name: 'b', sessionId: 'sess-b', ord: 1 },
+      slept: { ...stopped, id: 'slept', name: 's', sessionId: 'sess-s', desired: 'stopped' as const, ord: 2 },
+    };
+    const b = boot('s1', 0, { epoch: 1, rev: 3, tabs, resumeExpired: ['a', 'slept', 'gone'] });
+    const r = drive(b.state, { t: 'committed', id: 1, result: 'ok' });
+    expect(r.commits.filter((m) => m.t === 'retireTab')).toEqual([{ t: 'retireTab', id: 'a', reason: 'expired' }]);
+    expect(r.effects).toContainEqual({ t: 'notifyClients', rev: 4, change: 'tabRemoved', tabId: 'a' });
+    expect(Object.keys(r.state.tabs).sort()).toEqual(['b', 'slept']);
+    // b resumes; the sleeping tab stays asleep.
+    expect(spawns(r.effects).map((f) => f.tabId)).toEqual(['b']);
+    expect(r.state.resumeExpired).toEqual([]);
   });
 });

@@ -68,6 +68,7 @@ describe('the schedules reach what the invariants are about', () => {
       'start waited for a slot',
       'host stopped',
       'idle tab slept',
+      'expired session moved to history',
       // 'server exited idle' needs every client gone and every tab asleep, closed or failed: too
       // rare to require here; core.test.ts covers it, and the world checks it whenever it happens.
       'tab slept',
@@ -142,10 +143,10 @@ const controlToNewcomers: Reducer = (s, e) => {
 
 describe('the simulation catches broken cores', () => {
   const BROKEN_RUNS = 3_000;
-  const caught = (opts: Parameters<typeof simulate>[1], pattern: RegExp) => {
+  const caught = (opts: Parameters<typeof simulate>[1], pattern: RegExp, numRuns = BROKEN_RUNS) => {
     const out = fc.check(
       fc.property(scheduleArb(SCHEDULE_LENGTH), (schedule) => simulate(schedule, opts).length === 0),
-      { numRuns: BROKEN_RUNS },
+      { numRuns },
     );
     expect(out.failed).toBe(true);
     const schedule = out.counterexample![0];
@@ -160,6 +161,9 @@ describe('the simulation catches broken cores', () => {
   it('a core without start slots spawns past the limit', () => caught({ booter: noStartSlots }, /spawns in flight, past the limit/), 60_000);
   it('a core without the session guard puts a session in two tabs', () => caught({ reducer: noSessionGuard }, /held by tabs/), 60_000);
   it('a core that does not kill a spawn completing after its close leaks the holder', () => caught({ reducer: keepsLateSpawn }, /survived its spawn/), 60_000);
-  it('a core that gives control to a client that never asked admits unattributable input', () => caught({ reducer: controlToNewcomers }, /admitted in/), 60_000);
+  // Rarer than the others (about 1 run in 1,000): the core's level-triggered handover takes control
+  // back from a newcomer that views nothing, and a client that reattaches views again, so only a
+  // lost view lets it type under the stolen control. 20,000 runs miss it with odds below 1e-8.
+  it('a core that gives control to a client that never asked admits unattributable input', () => caught({ reducer: controlToNewcomers }, /admitted in/, 20_000), 120_000);
 });
 

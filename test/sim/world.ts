@@ -34,6 +34,8 @@ export interface Store {
   failNext: boolean;
   /** Every tab id ever created, so requests can name closed tabs. */
   everTabs: string[];
+  /** Tabs whose agent session's resume record has expired (time passed while they were stopped). */
+  expired: Set<string>;
 }
 
 export interface SimServer {
@@ -126,7 +128,7 @@ export interface World {
 export function newWorld(step: Reducer = realStep, booter: Booter = boot): World {
   return {
     now: 1_000_000,
-    store: { epoch: 0, rev: 0, tabs: {}, log: [], leaseOwner: null, failNext: false, everTabs: [] },
+    store: { epoch: 0, rev: 0, tabs: {}, log: [], leaseOwner: null, failNext: false, everTabs: [], expired: new Set() },
     servers: [],
     holders: [],
     clients: [],
@@ -173,7 +175,8 @@ export function startServer(w: World): void {
   const id = `s${w.nextServer++}`;
   if (liveServers(w).length > 0) note(w, 'server started beside a live one');
   w.store.leaseOwner = id;
-  const { state, effects } = w.boot(id, w.now, { epoch: w.store.epoch, rev: w.store.rev, tabs: structuredClone(w.store.tabs) }, {
+  const durable = { epoch: w.store.epoch, rev: w.store.rev, tabs: structuredClone(w.store.tabs), resumeExpired: [...w.store.expired] };
+  const { state, effects } = w.boot(id, w.now, durable, {
     tabsMax: SIM_TABS_MAX,
     maxConcurrentStarts: SIM_MAX_STARTS,
     idleSuspendMs: SIM_IDLE_SUSPEND_MS,
@@ -310,7 +313,15 @@ function commitToStore(w: World, server: SimServer, fx: Extract<Effect, { t: 'co
     return 'fenced';
   }
   const rev = isTopology(m) ? st.rev + 1 : st.rev;
-  if (m.t === 'retireTab') note(w, 'tab closed');
+  if (m.t === 'retireTab' && m.reason === 'closed') note(w, 'tab closed');
+  if (m.t === 'retireTab' && m.reason === 'expired') {
+    note(w, 'expired session moved to history');
+    const t = st.tabs[m.id];
+    if (!t || !st.expired.has(m.id) || t.lifecycle !== 'suspended' || t.desired !== 'running') {
+      w.violations.push(`${server.id} moved tab ${m.id} to history as expired, but it was ${t ? `${t.lifecycle}, wanted ${t.desired}` : 'gone'}`);
+    }
+  }
+  if (m.t === 'retireTab') st.expired.delete(m.id);
   if (m.t === 'update' && m.patch.lifecycle === 'failed') note(w, 'tab failed');
   if (m.t === 'update' && m.patch.controllerRev) note(w, 'controller transferred');
   if (m.t === 'update' && m.patch.lifecycle === 'suspended') note(w, 'tab slept');
@@ -459,6 +470,11 @@ export function bridgeReport(w: World, h: SimHolder, sessionId: string): void {
   if (!h.alive || !h.ready || h.hung) return;
   h.sessionId = sessionId;
   reportToLink(w, h, stateEvent(h));
+}
+
+/** Time passes while tabs are stopped: every suspended agent tab's resume record expires. */
+export function recordsExpire(w: World): void {
+  for (const t of Object.values(w.store.tabs)) if (t.lifecycle === 'suspended' && t.sessionId) w.store.expired.add(t.id);
 }
 
 /** The agent starts or finishes a piece of work. */

@@ -8,6 +8,7 @@ import { settleController } from './controller.js';
 import { syncReported } from './holders.js';
 import type { CoreState, CoreTab, Effect } from './types.js';
 import { patchTab } from './mutations.js';
+import { startAction } from './supervision.js';
 
 function wantsStart(tab: CoreTab): boolean {
   // A tab suspended by a host stop still wants to run: the next server starts it. One put to
@@ -24,7 +25,26 @@ export function startsInFlight(s: CoreState): number {
   return n;
 }
 
+/** A suspended tab that wants to run, whose session's resume record expired before this server
+ * started, moves to history instead of starting (SPEC §9); one at a time, like every commit here. */
+function retireExpired(s: CoreState, fx: Effect[]): CoreState {
+  while (s.resumeExpired.length > 0) {
+    const [id, ...rest] = s.resumeExpired;
+    const tab = s.tabs[id];
+    const resumesSession = tab?.lifecycle === 'suspended' && tab.sessionId !== null;
+    if (!tab || startAction({ desired: tab.desired, resumesSession, recordExpired: true }) !== 'toHistory') {
+      s = { ...s, resumeExpired: rest };
+      continue;
+    }
+    // Kept in the list until the tab is gone: a write that failed is tried again.
+    return commit(s, fx, { t: 'retireTab', id, reason: 'expired' }, { onOk: [{ t: 'notifyClients', rev: s.rev + 1, change: 'tabRemoved', tabId: id }], onFail: [] });
+  }
+  return s;
+}
+
 export function reconcile(s: CoreState, fx: Effect[]): CoreState {
+  if (Object.keys(s.pending).length > 0) return s;
+  s = retireExpired(s, fx);
   for (const id of Object.keys(s.tabs).sort()) {
     if (Object.keys(s.pending).length > 0) return s;
     const tab = s.tabs[id];

@@ -17,7 +17,7 @@ const NO_LIMITS: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY, maxConcurrent
 
 export function boot(serverId: string, now: number, durable: Durable, limits: CoreLimits = NO_LIMITS): StepResult {
   const tabs = Object.fromEntries(Object.values(durable.tabs).map((t) => [t.id, freshTab(t)]));
-  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', hostStop: null, idleSince: now, degraded: false, now, rev: durable.rev, limits, tabs, clients: {}, views: [], pending: {}, spawns: {}, nextId: 1 };
+  const s: CoreState = { serverId, epoch: durable.epoch + 1, phase: 'starting', hostStop: null, idleSince: now, resumeExpired: durable.resumeExpired ?? [], degraded: false, now, rev: durable.rev, limits, tabs, clients: {}, views: [], pending: {}, spawns: {}, nextId: 1 };
   const fx: Effect[] = [];
   return { state: commit(s, fx, { t: 'startEpoch', epoch: s.epoch }, { onOk: [], onFail: [] }), effects: fx };
 }

@@ -73,7 +73,7 @@ export function handleTopology(s: CoreState, fx: Effect[], clientId: string, req
       // completes, since its tab is gone by then.
       const { holder } = tab;
       const kill: Effect[] = holder?.pid && holder.startTime ? [{ t: 'kill', epoch: s.epoch, tabId: tab.id, pid: holder.pid, startTime: holder.startTime }] : [];
-      return commit(s, fx, { t: 'retireTab', id: tab.id }, {
+      return commit(s, fx, { t: 'retireTab', id: tab.id, reason: 'closed' }, {
         onOk: [reply({ ok: true, closed: true, rev: next }), { t: 'notifyClients', rev: next, change: 'tabRemoved', tabId: tab.id }, ...kill],
         onFail: writeFailed,
       });

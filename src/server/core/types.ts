@@ -53,6 +53,9 @@ export interface Durable {
   epoch: number;
   rev: number;
   tabs: Record<string, DurableTab>;
+  /** Tabs whose agent session's resume record has expired (SPEC §9): a suspended one that wants to
+   * run moves to history instead of starting. */
+  resumeExpired?: string[];
 }
 
 export interface CoreTab extends DurableTab {
@@ -94,7 +97,8 @@ export interface CoreClient {
 export type Mutation =
   | { t: 'startEpoch'; epoch: number }
   | { t: 'insertTab'; tab: DurableTab }
-  | { t: 'retireTab'; id: string }
+  /** `closed` by a user; `expired`: its session could no longer resume, kept in history. */
+  | { t: 'retireTab'; id: string; reason: 'closed' | 'expired' }
   | { t: 'rename'; id: string; name: string }
   | { t: 'reorder'; order: string[] }
   | { t: 'update'; id: string; patch: TabPatch };
@@ -196,6 +200,8 @@ export interface CoreState {
   hostStop: { clientId: string; reqId: number; stopped: number } | null;
   /** Since when the server has had no client and no running tab. */
   idleSince: number;
+  /** From the registry at boot, used once serving begins. */
+  resumeExpired: string[];
   /** A write failed (SPEC §5, degraded health): reconciliation waits for the next tick rather
    * than retrying a broken disk in a loop. */
   degraded: boolean;
