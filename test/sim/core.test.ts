@@ -3,7 +3,7 @@
 // simulation relies on (commit before acknowledge, one start in flight, the restart budget,
 // controller transfer, fencing).
 import { describe, expect, it } from 'vitest';
-import { boot, step, HOLDER_LOSSES_ALLOWED, HOLDER_LOSS_WINDOW_MS, spendHolderRestart, VIEW_WAIT_MS } from '../../src/server/core/index.js';
+import { boot, DEFAULT_TAB_SPEC, step, HOLDER_LOSSES_ALLOWED, HOLDER_LOSS_WINDOW_MS, spendHolderRestart, VIEW_WAIT_MS } from '../../src/server/core/index.js';
 import type { CommitResult, CoreEvent, CoreState, Effect, Mutation } from '../../src/server/core/index.js';
 
 type Answer = (m: Mutation) => CommitResult;
@@ -563,7 +563,7 @@ describe('idleness', () => {
 
 describe('expired resume records', () => {
   it('moves a suspended tab that wants to run, whose session can no longer resume, to history instead of starting it', () => {
-    const stopped = { desired: 'running' as const, lifecycle: 'suspended' as const, holder: null, child: null, controllerRev: 0, ord: 0 };
+    const stopped = { desired: 'running' as const, lifecycle: 'suspended' as const, holder: null, child: null, controllerRev: 0, ord: 0, spec: DEFAULT_TAB_SPEC };
     const tabs = {
       a: { ...stopped, id: 'a', name: 'a', sessionId: 'sess-a' },
       b: { ...stopped, id: 'b', name: 'b', sessionId: 'sess-b', ord: 1 },
@@ -577,5 +577,44 @@ describe('expired resume records', () => {
     // b resumes; the sleeping tab stays asleep.
     expect(spawns(r.effects).map((f) => f.tabId)).toEqual(['b']);
     expect(r.state.resumeExpired).toEqual([]);
+  });
+});
+
+describe('what the core carries without deciding on it', () => {
+  it("carries a new tab's spec to the registry and its start options to its first spawn only", () => {
+    const s = served();
+    const spec = { kind: 'claude', cwd: '/work', command: ['claude'], nameSource: 'user' as const };
+    const start = { env: { TERM: 'xterm-256color' }, umask: 0o027, cols: 100, rows: 30 };
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null, spec, start }));
+    expect(created.commits[0]).toMatchObject({ t: 'insertTab', tab: { spec } });
+    const [spawn] = spawns(created.effects);
+    expect(spawn.options).toEqual(start);
+    // The holder is lost: the replacement starts with no options of its own.
+    const bound = bindHolder(created.state, spawn.tabId, spawn.inc, 40);
+    const lost = drive(drive(bound, { t: 'linkClosed', tabId: spawn.tabId, inc: spawn.inc }).state, { t: 'holderGone', tabId: spawn.tabId, inc: spawn.inc });
+    expect(spawns(lost.effects).map((f) => f.options)).toEqual([{}]);
+  });
+
+  it('a restart with f starts the new holder fresh', () => {
+    let { s, tabId, inc } = withRunningTab();
+    for (let n = 0; s.tabs[tabId].lifecycle !== 'failed' && n < 10; n++) {
+      s = drive(s, { t: 'linkClosed', tabId, inc }).state;
+      const gone = drive(s, { t: 'holderGone', tabId, inc });
+      s = gone.state;
+      const [spawn] = spawns(gone.effects);
+      if (!spawn) break;
+      inc = spawn.inc;
+      s = bindHolder(s, tabId, inc, 300 + n);
+    }
+    const r = drive(s, req('c1', 9, { op: 'restart', tabId, fresh: true, force: false }));
+    expect(spawns(r.effects).map((f) => f.options)).toEqual([{ fresh: true }]);
+  });
+
+  it('a claim without force takes control only from nobody', () => {
+    const { s, tabId } = withRunningTab();
+    const viewed = drive(s, req('c1', 1, { op: 'view', tabId }));
+    const acked = drive(viewed.state, { t: 'controllerAck', tabId, inc: viewed.state.tabs[tabId].holder!.inc, rev: viewed.state.tabs[tabId].transfer!.rev }).state;
+    expect(replies(drive(acked, req('c2', 2, { op: 'claim', tabId, force: false })).effects)).toEqual([{ ok: true, holderInc: acked.tabs[tabId].holder!.inc, controller: false }]);
+    expect(replies(drive(acked, req('c2', 3, { op: 'claim', tabId, force: true })).effects)).toEqual([{ ok: true, holderInc: acked.tabs[tabId].holder!.inc, controller: true }]);
   });
 });

@@ -72,7 +72,9 @@ export function handleControl(s: CoreState, fx: Effect[], clientId: string, reqI
     return s;
   }
   if (req.op === 'view') s = wakeOnView({ ...s, clients: { ...s.clients, [clientId]: { viewing: tab.id } } }, fx, tab);
-  if (tab.bound && tab.holder) return grant(s, fx, clientId, reqId, req.op, tab);
+  // A claim without force takes control only as a view would: from nobody.
+  const rule = req.op === 'claim' && req.force !== false ? 'claim' : 'view';
+  if (tab.bound && tab.holder) return grant(s, fx, clientId, reqId, rule, tab);
   // A view of a tab that is on its way up waits for it (VIEW_WAIT_MS); a claim, or a view of a
   // tab nothing will start, is refused now.
   if (req.op === 'view' && viewWaits(s.tabs[tab.id], s.pending, tab.id)) {

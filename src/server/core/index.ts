@@ -11,3 +11,4 @@ export { afterLinkLoss, heartbeatAction, HOLDER_HEARTBEAT_MS, HOLDER_MISSED_BEAT
 export { restartAction, sleepAction, wakes } from './tabActions.js';
 export { createAction, isStaleRevision, reorderPlan, type ReorderPlan } from './topology.js';
 export { VIEW_WAIT_MS } from './controller.js';
+export { DEFAULT_TAB_SPEC } from './types.js';

@@ -52,9 +52,9 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
       const inc = `${s.serverId}.${s.nextId}`;
       s = { ...s, nextId: s.nextId + 1 };
       s = commit(s, fx, { t: 'update', id, patch: { holder: { inc, pid: null, startTime: null }, child: null, lifecycle: 'starting' } }, {
-        onOk: [{ t: 'spawnHolder', epoch: s.epoch, tabId: id, inc }],
+        onOk: [{ t: 'spawnHolder', epoch: s.epoch, tabId: id, inc, options: tab.startOptions ?? {} }],
         onFail: [],
-        runtime: { tabId: id, ok: { starting: inc } },
+        runtime: { tabId: id, ok: { starting: inc, startOptions: null } },
         spawn: { inc, tabId: id },
       });
     } else if (!tab.bound && !tab.verifying && !tab.starting && tab.holder?.pid && tab.unverified !== tab.holder.inc) {

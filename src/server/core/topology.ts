@@ -4,7 +4,7 @@
 import { commit } from './commits.js';
 import { closeOutcome, sessionHolder } from './guards.js';
 import { orderedIds } from './mutations.js';
-import type { CoreState, Effect, Reply, Request } from './types.js';
+import { DEFAULT_TAB_SPEC, type CoreState, type Effect, type Reply, type Request } from './types.js';
 
 type TopologyRequest = Extract<Request, { op: 'create' | 'close' | 'rename' | 'reorder' }>;
 
@@ -57,10 +57,12 @@ export function handleTopology(s: CoreState, fx: Effect[], clientId: string, req
       const id = `tab-${s.serverId}-${s.nextId}`;
       const ord = Math.max(-1, ...Object.values(s.tabs).map((t) => t.ord)) + 1;
       s = { ...s, nextId: s.nextId + 1 };
-      const tab = { id, name: req.name, ord, sessionId: req.sessionId, desired: 'running', lifecycle: 'starting', holder: null, child: null, controllerRev: 0 } as const;
+      const spec = req.spec ?? DEFAULT_TAB_SPEC;
+      const tab = { id, name: req.name, ord, sessionId: req.sessionId, desired: 'running', lifecycle: 'starting', holder: null, child: null, controllerRev: 0, spec } as const;
       return commit(s, fx, { t: 'insertTab', tab }, {
         onOk: [reply({ ok: true, tabId: id, rev: next }), { t: 'notifyClients', rev: next, change: 'tab', tabId: id }],
         onFail: writeFailed,
+        runtime: { tabId: id, ok: { startOptions: req.start ?? null } },
       });
     }
     case 'close': {

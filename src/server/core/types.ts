@@ -22,6 +22,28 @@ export interface ChildRef {
   inc: string;
 }
 
+/** What a tab runs and where, as the user asked: carried to the registry and the spawn, never
+ * decided on here. */
+export interface TabSpec {
+  /** `shell`, or an agent kind of the config. */
+  kind: string;
+  cwd: string;
+  command: string[] | null;
+  nameSource: 'user' | 'default';
+}
+
+export const DEFAULT_TAB_SPEC: TabSpec = { kind: 'shell', cwd: '', command: null, nameSource: 'default' };
+
+/** What the next holder start of a tab uses: the creating client's environment, umask and size,
+ * or a fresh start of its agent (`f`). Carried, not decided on. */
+export interface StartOptions {
+  env?: Record<string, string>;
+  umask?: number;
+  cols?: number;
+  rows?: number;
+  fresh?: boolean;
+}
+
 /** What the registry keeps of a tab, as far as the core's decisions go. */
 export interface DurableTab {
   id: string;
@@ -35,6 +57,7 @@ export interface DurableTab {
   /** The child the bound holder last reported running; null with no holder. */
   child: ChildRef | null;
   controllerRev: number;
+  spec: TabSpec;
 }
 
 /** What the config bounds, as far as the core's decisions go. */
@@ -65,6 +88,8 @@ export interface CoreTab extends DurableTab {
   bound: boolean;
   /** A verification (adoption or reconnection) is in flight. */
   verifying: boolean;
+  /** Options for the next holder start, spent by it. */
+  startOptions: StartOptions | null;
   /** The recorded incarnation that lived but did not prove itself: not verified again by this
    * server, and not replaced unless the user restarts the tab. */
   unverified: string | null;
@@ -117,7 +142,7 @@ export type Reply =
   | { ok: false; code: 'conflict' | 'no-tab' | 'unavailable' | 'write-failed' | 'bad-index' | 'not-resumable' | 'tabs-max' };
 
 export type Request =
-  | { op: 'create'; name: string; sessionId: string | null; expectedRev?: number }
+  | { op: 'create'; name: string; sessionId: string | null; expectedRev?: number; spec?: TabSpec; start?: StartOptions }
   | { op: 'close'; tabId: string; expectedRev?: number }
   | { op: 'rename'; tabId: string; name: string; expectedRev?: number }
   | { op: 'reorder'; tabId: string; toIndex: number; expectedRev?: number }
@@ -126,7 +151,8 @@ export type Request =
   | { op: 'sleep'; tabId: string }
   /** `r`/`f` on an exited or failed tab; `force` (`/restart`) also restarts a running child. */
   | { op: 'restart'; tabId: string; fresh: boolean; force: boolean }
-  | { op: 'claim'; tabId: string }
+  /** Alt+Enter (`force`) takes control from anyone; otherwise only from nobody. */
+  | { op: 'claim'; tabId: string; force?: boolean }
   /** `a1 tabs host stop`: end every tab's processes, keep the tab set for the next start. */
   | { op: 'hostStop' };
 
@@ -168,7 +194,7 @@ export type CoreEvent =
 
 export type Effect =
   | { t: 'commit'; id: number; epoch: number; rev: number; mutation: Mutation }
-  | { t: 'spawnHolder'; epoch: number; tabId: string; inc: string }
+  | { t: 'spawnHolder'; epoch: number; tabId: string; inc: string; options: StartOptions }
   /** Connect, authenticate, and check pid, start time and incarnation (SPEC §4). */
   | { t: 'verifyHolder'; epoch: number; tabId: string; ref: HolderRef }
   | { t: 'sendToHolder'; epoch: number; tabId: string; inc: string; cmd: HolderCommand }

@@ -77,7 +77,7 @@ export function handleRestart(s: CoreState, fx: Effect[], clientId: string, reqI
     return commit(s, fx, { t: 'update', id: tab.id, patch: { lifecycle: 'starting', holder: null, child: null } }, {
       onOk: [reply({ ok: true, restarted: true })],
       onFail: [reply({ ok: false, code: 'write-failed' })],
-      runtime: { tabId: tab.id, ok: { losses: [], unverified: null } },
+      runtime: { tabId: tab.id, ok: { losses: [], unverified: null, startOptions: req.fresh ? { fresh: true } : null } },
     });
   }
   if (!tab.bound || !tab.holder) {
