@@ -30,7 +30,7 @@ import { writerLockPath } from '../store/layout.js';
 import { FencedError } from '../store/errors.js';
 import { idleSuspendStep, isRunningLifecycle, isSuspendable, serverIdleStep } from './idle.js';
 import { StartSlots } from './startSlots.js';
-import { acceptsHolderReport, afterLinkLoss, createAction, isStaleRevision, reorderPlan, closeOutcome, controlHandover, heartbeatAction, HOLDER_HEARTBEAT_MS, recordedHolderAction, reportChangesRow, restartAction, sleepAction, startAction, wakes, controlOnRequest, nextControllerRev, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
+import { acceptsHolderReport, afterLinkLoss, createAction, VIEW_WAIT_MS, isStaleRevision, reorderPlan, closeOutcome, controlHandover, heartbeatAction, HOLDER_HEARTBEAT_MS, recordedHolderAction, reportChangesRow, restartAction, sleepAction, startAction, wakes, controlOnRequest, nextControllerRev, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
 import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
 import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
 
@@ -38,8 +38,6 @@ import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } fr
  * it is reported unreachable; a holder that died meanwhile is replaced instead. */
 const HOLDER_RECONNECT_ATTEMPTS = 10;
 const HOLDER_RECONNECT_DELAY_MS = 300;
-/** Waiting for a starting holder before answering a view request. */
-const VIEW_WAIT_MS = 15_000;
 /** The exit status of a server that found itself fenced (EX_TEMPFAIL: its successor runs). */
 const FENCED_EXIT_CODE = 75;
 /** How often idleness is checked. */
