@@ -72,6 +72,21 @@ function withRunningTab(sessionId: string | null = null) {
   return { s, tabId, inc: spawn.inc };
 }
 
+/** A running tab whose holder is lost until the restart budget is spent: failed, no holder. */
+function failedPastBudget() {
+  let { s, tabId, inc } = withRunningTab();
+  for (let loss = 0; s.tabs[tabId].lifecycle !== 'failed'; loss++) {
+    s = drive(s, { t: 'linkClosed', tabId, inc }).state;
+    const gone = drive(s, { t: 'holderGone', tabId, inc });
+    s = gone.state;
+    const [spawn] = spawns(gone.effects);
+    if (!spawn) break;
+    inc = spawn.inc;
+    s = bindHolder(s, tabId, inc, 200 + loss);
+  }
+  return { s, tabId };
+}
+
 describe('start and fencing', () => {
   it('does nothing before its epoch is committed, and exits if it cannot commit it', () => {
     const b = boot('s1', 0, { epoch: 2, rev: 7, tabs: {} });
@@ -301,17 +316,7 @@ describe('restart', () => {
   });
 
   it('gives a tab failed past the holder budget a new holder with a fresh budget', () => {
-    let { s, tabId, inc } = withRunningTab();
-    // Lose the holder until the budget is spent.
-    for (let loss = 0; s.tabs[tabId].lifecycle !== 'failed'; loss++) {
-      s = drive(s, { t: 'linkClosed', tabId, inc }).state;
-      const gone = drive(s, { t: 'holderGone', tabId, inc });
-      s = gone.state;
-      const [spawn] = spawns(gone.effects);
-      if (!spawn) break;
-      inc = spawn.inc;
-      s = bindHolder(s, tabId, inc, 200 + loss);
-    }
+    const { s, tabId } = failedPastBudget();
     expect(s.tabs[tabId]).toMatchObject({ lifecycle: 'failed', holder: null });
     const r = drive(s, req('c1', 9, { op: 'restart', tabId, fresh: false, force: false }));
     expect(r.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting', holder: null, child: null } });
@@ -596,16 +601,7 @@ describe('what the core carries without deciding on it', () => {
   });
 
   it('a restart with f starts the new holder fresh', () => {
-    let { s, tabId, inc } = withRunningTab();
-    for (let n = 0; s.tabs[tabId].lifecycle !== 'failed' && n < 10; n++) {
-      s = drive(s, { t: 'linkClosed', tabId, inc }).state;
-      const gone = drive(s, { t: 'holderGone', tabId, inc });
-      s = gone.state;
-      const [spawn] = spawns(gone.effects);
-      if (!spawn) break;
-      inc = spawn.inc;
-      s = bindHolder(s, tabId, inc, 300 + n);
-    }
+    const { s, tabId } = failedPastBudget();
     const r = drive(s, req('c1', 9, { op: 'restart', tabId, fresh: true, force: false }));
     expect(spawns(r.effects).map((f) => f.options)).toEqual([{ fresh: true }]);
   });
