@@ -30,7 +30,7 @@ import { writerLockPath } from '../store/layout.js';
 import { FencedError } from '../store/errors.js';
 import { idleSuspendStep, isRunningLifecycle, isSuspendable, serverIdleStep } from './idle.js';
 import { StartSlots } from './startSlots.js';
-import { acceptsHolderReport, afterLinkLoss, createAction, VIEW_WAIT_MS, isStaleRevision, reorderPlan, closeOutcome, controlHandover, heartbeatAction, HOLDER_HEARTBEAT_MS, recordedHolderAction, reportChangesRow, restartAction, sleepAction, startAction, wakes, controlOnRequest, nextControllerRev, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
+import { acceptsHolderReport, afterLinkLoss, createAction, kindAfterAgentReport, VIEW_WAIT_MS, isStaleRevision, reorderPlan, closeOutcome, controlHandover, heartbeatAction, HOLDER_HEARTBEAT_MS, recordedHolderAction, reportChangesRow, restartAction, sleepAction, startAction, wakes, controlOnRequest, nextControllerRev, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
 import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
 import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
 
@@ -428,7 +428,7 @@ export class Server {
     if (!agent?.sessionId || !acceptsHolderReport(this.presence(tab))) return;
     // A session another live tab holds stays that tab's: one session, one live tab (SPEC §9).
     if (sessionHolder(this.sessionClaims(), agent.sessionId, tab.row.id)) return;
-    const kind = agent.kind && this.d.config.agents[agent.kind] ? agent.kind : tab.row.kind === SHELL_KIND ? 'generic' : tab.row.kind;
+    const kind = kindAfterAgentReport(tab.row.kind, agent.kind ?? null, Object.keys(this.d.config.agents));
     if (tab.row.sessionId === agent.sessionId && tab.row.kind === kind) return;
     this.d.registry.updateTab(tab.row.id, { sessionId: agent.sessionId, kind }, { topology: false });
     tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;

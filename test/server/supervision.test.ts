@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import {
   afterLinkLoss,
   heartbeatAction,
+  kindAfterAgentReport,
   HOLDER_HEARTBEAT_MS,
   HOLDER_MISSED_BEATS,
   recordedHolderAction,
@@ -61,5 +62,15 @@ describe('holder supervision', () => {
     expect(reportChangesRow(row, { ...row, lifecycle: 'exited' })).toBe(true);
     expect(reportChangesRow(row, { ...row, childPid: 6 })).toBe(true);
     expect(reportChangesRow(row, { ...row, childInc: 'c2' })).toBe(true);
+  });
+});
+
+describe("a tab's kind after its child reports an agent session", () => {
+  it('takes a kind the config names, turns a shell tab running an unknown agent generic, and keeps any other', () => {
+    expect(kindAfterAgentReport('shell', 'claude', ['claude', 'codex'])).toBe('claude');
+    expect(kindAfterAgentReport('codex', 'claude', ['claude', 'codex'])).toBe('claude');
+    expect(kindAfterAgentReport('shell', 'mystery', ['claude'])).toBe('generic');
+    expect(kindAfterAgentReport('shell', null, ['claude'])).toBe('generic');
+    expect(kindAfterAgentReport('codex', 'mystery', ['claude', 'codex'])).toBe('codex');
   });
 });

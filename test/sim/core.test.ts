@@ -4,7 +4,7 @@
 // controller transfer, fencing).
 import { describe, expect, it } from 'vitest';
 import { boot, DEFAULT_TAB_SPEC, step, HOLDER_LOSSES_ALLOWED, HOLDER_LOSS_WINDOW_MS, spendHolderRestart, VIEW_WAIT_MS } from '../../src/server/core/index.js';
-import type { CommitResult, CoreEvent, CoreState, Effect, Mutation } from '../../src/server/core/index.js';
+import type { CommitResult, CoreEvent, CoreState, Effect, HolderReport, Lifecycle, Mutation } from '../../src/server/core/index.js';
 
 type Answer = (m: Mutation) => CommitResult;
 const ok: Answer = () => 'ok';
@@ -37,12 +37,13 @@ function served(): CoreState {
 
 const req = (clientId: string, reqId: number, r: Extract<CoreEvent, { t: 'request' }>['req']): CoreEvent => ({ t: 'request', clientId, reqId, req: r });
 const replies = (fx: Effect[]) => fx.filter((f) => f.t === 'reply').map((f) => (f as Extract<Effect, { t: 'reply' }>).reply);
+const report = (lifecycle: Lifecycle, sessionId: string | null = null): HolderReport => ({ lifecycle, sessionId, agentKind: null, child: null, exit: null, glyph: null });
 const spawns = (fx: Effect[]) => fx.filter((f): f is Extract<Effect, { t: 'spawnHolder' }> => f.t === 'spawnHolder');
 
 /** The holder of `inc` comes up as pid `pid`: its spawn completes and it is verified, running. */
 function bindHolder(s: CoreState, tabId: string, inc: string, pid: number): CoreState {
   s = drive(s, { t: 'spawned', tabId, inc, pid, startTime: `st${pid}` }).state;
-  const facts = { pid, startTime: `st${pid}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null };
+  const facts = { pid, startTime: `st${pid}`, controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null, agentKind: null, exit: null };
   return drive(s, { t: 'holderVerified', tabId, inc, facts }).state;
 }
 
@@ -66,7 +67,7 @@ function withRunningTab(sessionId: string | null = null) {
   const spawned = drive(s, { t: 'spawned', tabId, inc: spawn.inc, pid: 50, startTime: 'st50' });
   s = spawned.state;
   expect(spawned.effects).toContainEqual({ t: 'verifyHolder', epoch: 5, tabId, ref: { inc: spawn.inc, pid: 50, startTime: 'st50' } });
-  const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null };
+  const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null, agentKind: null, exit: null };
   s = drive(s, { t: 'holderVerified', tabId, inc: spawn.inc, facts }).state;
   expect(s.tabs[tabId]).toMatchObject({ bound: true, lifecycle: 'running' });
   return { s, tabId, inc: spawn.inc };
@@ -150,7 +151,7 @@ describe('late events after a close', () => {
   it('ignores a holder state or bridge report that arrives after the close', () => {
     const { s, tabId, inc } = withRunningTab();
     const closed = drive(s, req('c1', 2, { op: 'close', tabId })).state;
-    const late = drive(closed, { t: 'holderState', tabId, inc, lifecycle: 'failed', sessionId: 'sess-late', child: null, glyph: null });
+    const late = drive(closed, { t: 'holderState', tabId, inc, report: report('failed', 'sess-late') });
     expect(late.commits).toEqual([]);
     expect(late.effects).toEqual([]);
     expect(late.state.tabs[tabId]).toBeUndefined();
@@ -158,7 +159,7 @@ describe('late events after a close', () => {
 
   it('ignores reports from a superseded holder incarnation', () => {
     const { s, tabId } = withRunningTab();
-    const r = drive(s, { t: 'holderState', tabId, inc: 'old', lifecycle: 'failed', sessionId: null, child: null, glyph: null });
+    const r = drive(s, { t: 'holderState', tabId, inc: 'old', report: report('failed', null) });
     expect(r.commits).toEqual([]);
   });
 });
@@ -176,9 +177,9 @@ describe('agent sessions', () => {
     const created = drive(first.s, req('c1', 2, { op: 'create', name: 'b', sessionId: null }));
     const [spawn] = spawns(created.effects);
     let s = drive(created.state, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 60, startTime: 'st60' }).state;
-    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null };
+    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null, agentKind: null, exit: null };
     s = drive(s, { t: 'holderVerified', tabId: spawn.tabId, inc: spawn.inc, facts }).state;
-    const r = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, lifecycle: 'running', sessionId: 'sess1', child: null, glyph: null });
+    const r = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, report: report('running', 'sess1') });
     expect(r.commits).toEqual([]);
     expect(r.state.tabs[spawn.tabId].sessionId).toBeNull();
   });
@@ -277,7 +278,7 @@ describe('sleep and wake', () => {
     expect(replies(woken.effects)).toEqual([]);
     const bound = drive(woken.state, { t: 'spawned', tabId, inc: spawn.inc, pid: 60, startTime: 'st60' });
     expect(replies(bound.effects)).toEqual([]);
-    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: 'sess1', child: null, glyph: null };
+    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: 'sess1', child: null, glyph: null, agentKind: null, exit: null };
     const verified = drive(bound.state, { t: 'holderVerified', tabId, inc: spawn.inc, facts });
     expect(verified.effects).toContainEqual({ t: 'reply', clientId: 'c1', reqId: 4, reply: { ok: true, holderInc: spawn.inc, controller: true } });
     expect(verified.state.views).toEqual([]);
@@ -305,7 +306,7 @@ describe('sleep and wake', () => {
 describe('restart', () => {
   it('restarts an exited child in its holder, a running one only when forced', () => {
     const { s, tabId, inc } = withRunningTab();
-    const exited = drive(s, { t: 'holderState', tabId, inc, lifecycle: 'exited', sessionId: null, child: null, glyph: null }).state;
+    const exited = drive(s, { t: 'holderState', tabId, inc, report: report('exited', null) }).state;
     const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }));
     expect(r.effects).toContainEqual({ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'restartChild', fresh: true, force: false } });
     expect(replies(r.effects)).toEqual([{ ok: true, restarted: true }]);
@@ -351,7 +352,7 @@ describe('heartbeats and holders that cannot be verified', () => {
     let { s, tabId, inc } = withRunningTab();
     for (let beat = 1; beat <= 10; beat++) {
       s = drive(s, { t: 'tick', now: beat * 5_000 }).state;
-      const answer: CoreEvent = beat % 2 === 0 ? { t: 'pong', tabId, inc } : { t: 'holderState', tabId, inc, lifecycle: 'running', sessionId: null, child: null, glyph: null };
+      const answer: CoreEvent = beat % 2 === 0 ? { t: 'pong', tabId, inc } : { t: 'holderState', tabId, inc, report: report('running') };
       s = drive(s, answer).state;
       expect(s.tabs[tabId]).toMatchObject({ bound: true, unanswered: 0 });
     }
@@ -444,7 +445,7 @@ describe('views of a tab on its way up', () => {
 
 describe('start slots', () => {
   it('spawns at most maxConcurrentStarts holders at once; the next waits for one to complete', () => {
-    const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 1, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY });
+    const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 1, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY, agentKinds: [] });
     let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
     s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
     const first = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
@@ -505,7 +506,7 @@ describe('host stop', () => {
 });
 
 describe('idleness', () => {
-  const limits = { tabsMax: 10, maxConcurrentStarts: 4, idleSuspendMs: 60_000, serverIdleExitMs: 600_000 };
+  const limits = { tabsMax: 10, maxConcurrentStarts: 4, idleSuspendMs: 60_000, serverIdleExitMs: 600_000, agentKinds: [] };
   function servedWith(): CoreState {
     const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, limits);
     const s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
@@ -516,7 +517,7 @@ describe('idleness', () => {
     const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: sess }));
     const [spawn] = spawns(created.effects);
     s = drive(created.state, { t: 'spawned', tabId: spawn.tabId, inc: spawn.inc, pid: 50, startTime: 'st50' }).state;
-    const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: sess, child: null, glyph };
+    const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: sess, child: null, glyph, agentKind: null, exit: null };
     return { s: drive(s, { t: 'holderVerified', tabId: spawn.tabId, inc: spawn.inc, facts }).state, tabId: spawn.tabId, inc: spawn.inc };
   }
   const sleepCommits = (m: Mutation[]) => m.filter((c) => c.t === 'update' && c.patch.desired === 'stopped');
@@ -568,7 +569,7 @@ describe('idleness', () => {
 
 describe('expired resume records', () => {
   it('moves a suspended tab that wants to run, whose session can no longer resume, to history instead of starting it', () => {
-    const stopped = { desired: 'running' as const, lifecycle: 'suspended' as const, holder: null, child: null, controllerRev: 0, ord: 0, spec: DEFAULT_TAB_SPEC };
+    const stopped = { desired: 'running' as const, lifecycle: 'suspended' as const, holder: null, child: null, lastExit: null, controllerRev: 0, ord: 0, spec: DEFAULT_TAB_SPEC };
     const tabs = {
       a: { ...stopped, id: 'a', name: 'a', sessionId: 'sess-a' },
       b: { ...stopped, id: 'b', name: 'b', sessionId: 'sess-b', ord: 1 },
@@ -612,5 +613,21 @@ describe('what the core carries without deciding on it', () => {
     const acked = drive(viewed.state, { t: 'controllerAck', tabId, inc: viewed.state.tabs[tabId].holder!.inc, rev: viewed.state.tabs[tabId].transfer!.rev }).state;
     expect(replies(drive(acked, req('c2', 2, { op: 'claim', tabId, force: false })).effects)).toEqual([{ ok: true, holderInc: acked.tabs[tabId].holder!.inc, controller: false }]);
     expect(replies(drive(acked, req('c2', 3, { op: 'claim', tabId, force: true })).effects)).toEqual([{ ok: true, holderInc: acked.tabs[tabId].holder!.inc, controller: true }]);
+  });
+});
+
+describe('what a holder reports', () => {
+  it("commits an agent session with the tab's new kind, and a child's exit with its lifecycle", () => {
+    const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 4, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY, agentKinds: ['claude'] });
+    let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
+    s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
+    const [spawn] = spawns(created.effects);
+    s = bindHolder(created.state, spawn.tabId, spawn.inc, 30);
+    const agent = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, report: { ...report('running', 'sess9'), agentKind: 'claude' } });
+    expect(agent.commits).toEqual([{ t: 'update', id: spawn.tabId, patch: { sessionId: 'sess9', spec: { ...DEFAULT_TAB_SPEC, kind: 'claude' } } }]);
+    const exit = { code: 3, signal: null };
+    const exited = drive(agent.state, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, report: { ...report('exited', 'sess9'), agentKind: 'claude', exit } });
+    expect(exited.commits).toEqual([{ t: 'update', id: spawn.tabId, patch: { lifecycle: 'exited', lastExit: exit } }]);
   });
 });

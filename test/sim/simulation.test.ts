@@ -111,7 +111,7 @@ const noHeartbeat: Reducer = (s, e) => {
 /** Keeps the first child a holder reported: a close would end a process long gone. */
 const firstChildOnly: Reducer = (s, e) => {
   if (e.t !== 'holderState') return step(s, e);
-  return step(s, { ...e, child: s.tabs[e.tabId]?.child ?? e.child });
+  return step(s, { ...e, report: { ...e.report, child: s.tabs[e.tabId]?.child ?? e.report.child } });
 };
 
 /** Opens a session without looking for the tab that already holds it. */

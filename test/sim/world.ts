@@ -4,7 +4,7 @@
 // deliver in any interleaving, delay, or (for client traffic) lose. Every effect of the core is
 // carried out here as the real adapters would; what the world observes feeds the invariants.
 import { applyMutation, boot, isTopology, step as realStep } from '../../src/server/core/index.js';
-import type { ChildRef, Controller, CoreEvent, CoreState, DurableTab, Effect, Lifecycle, Mutation, Reply, Request, StepResult } from '../../src/server/core/index.js';
+import type { ChildRef, Controller, CoreEvent, HolderReport, CoreState, DurableTab, Effect, Lifecycle, Mutation, Reply, Request, StepResult } from '../../src/server/core/index.js';
 
 export type Reducer = (s: CoreState, e: CoreEvent) => StepResult;
 export type Booter = typeof boot;
@@ -181,6 +181,7 @@ export function startServer(w: World): void {
     maxConcurrentStarts: SIM_MAX_STARTS,
     idleSuspendMs: SIM_IDLE_SUSPEND_MS,
     serverIdleExitMs: SIM_SERVER_IDLE_EXIT_MS,
+    agentKinds: [],
   });
   const server: SimServer = { id, alive: true, paused: false, state };
   w.servers.push(server);
@@ -271,7 +272,7 @@ function execute(w: World, server: SimServer, fx: Effect): void {
       }
       h.epochSeen = Math.max(h.epochSeen, fx.epoch);
       relink(w, h, server.id);
-      const facts = { pid: h.pid, startTime: h.startTime, controller: h.controller, lifecycle: h.lifecycle, sessionId: h.sessionId, child: h.child, glyph: h.glyph };
+      const facts = { pid: h.pid, startTime: h.startTime, controller: h.controller, ...holderReport(h) };
       note(w, fx.ref.pid === null ? 'pending holder adopted' : 'holder verified');
       return feed(w, server, { t: 'holderVerified', tabId: fx.tabId, inc: fx.ref.inc, facts });
     }
@@ -424,7 +425,12 @@ function reportToLink(w: World, h: SimHolder, event: CoreEvent): void {
 }
 
 function stateEvent(h: SimHolder): CoreEvent {
-  return { t: 'holderState', tabId: h.tabId, inc: h.inc, lifecycle: h.lifecycle, sessionId: h.sessionId, child: h.child, glyph: h.glyph };
+  return { t: 'holderState', tabId: h.tabId, inc: h.inc, report: holderReport(h) };
+}
+
+/** What the holder says of itself with every state; its child's exits are not modelled. */
+function holderReport(h: SimHolder): HolderReport {
+  return { lifecycle: h.lifecycle, sessionId: h.sessionId, agentKind: null, child: h.child, exit: null, glyph: h.glyph };
 }
 
 /** The holder starts a new child (after a crash, or when told to). */

@@ -4,9 +4,9 @@
 // is failed. Reports from anything but the bound incarnation of a live tab change nothing.
 import { commit } from './commits.js';
 import { acceptsHolderReport, sessionHolder, spawnOutcome } from './guards.js';
-import { heartbeatAction, reportChangesRow } from './supervision.js';
+import { heartbeatAction, kindAfterAgentReport, reportChangesRow } from './supervision.js';
 import { patchTab } from './mutations.js';
-import type { ChildRef, CoreState, CoreTab, Effect, HolderFacts, Lifecycle, TabPatch } from './types.js';
+import type { CoreState, CoreTab, Effect, HolderFacts, HolderReport, TabPatch } from './types.js';
 
 /** A holder lost more often than this within the window is not restarted: the tab fails. */
 export const HOLDER_LOSSES_ALLOWED = 3;
@@ -47,7 +47,7 @@ export function onSpawnFailed(s: CoreState, fx: Effect[], tabId: string, inc: st
 export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: string, f: HolderFacts): CoreState {
   const tab = s.tabs[tabId];
   if (!tab?.verifying || tab.holder?.inc !== inc) return s;
-  const reported = { lifecycle: f.lifecycle, sessionId: f.sessionId, child: f.child, glyph: f.glyph };
+  const { pid: _pid, startTime: _start, controller: _controller, ...reported } = f;
   return commit(s, fx, { t: 'update', id: tabId, patch: { holder: { inc, pid: f.pid, startTime: f.startTime } } }, {
     onOk: [],
     onFail: [],
@@ -106,10 +106,10 @@ export function onLinkClosed(s: CoreState, fx: Effect[], tabId: string, inc: str
   return { ...s, tabs: patchTab(s.tabs, tabId, { bound: false, verifying: true, unanswered: 0 }) };
 }
 
-export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: string, lifecycle: Lifecycle, sessionId: string | null, child: ChildRef | null, glyph: string | null): CoreState {
+export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: string, reported: HolderReport): CoreState {
   const tab = s.tabs[tabId];
   if (!acceptsHolderReport(present(tab)) || !tab.bound || tab.holder?.inc !== inc) return s;
-  return { ...s, tabs: patchTab(s.tabs, tabId, { reported: { lifecycle, sessionId, child, glyph }, unanswered: 0 }) };
+  return { ...s, tabs: patchTab(s.tabs, tabId, { reported, unanswered: 0 }) };
 }
 
 /** Commits what the bound holder reported and the registry does not say yet. A session another
@@ -122,8 +122,13 @@ export function syncReported(s: CoreState, fx: Effect[], tab: CoreTab): CoreStat
   if (reportChangesRow(row, { lifecycle: r.lifecycle, childPid: r.child?.pid ?? null, childInc: r.child?.inc ?? null })) {
     if (r.lifecycle !== tab.lifecycle) patch.lifecycle = r.lifecycle;
     if (r.child?.pid !== tab.child?.pid || r.child?.inc !== tab.child?.inc) patch.child = r.child;
+    if (r.exit?.code !== tab.lastExit?.code || r.exit?.signal !== tab.lastExit?.signal) patch.lastExit = r.exit;
   }
-  if (r.sessionId && r.sessionId !== tab.sessionId && !sessionHolder(Object.values(s.tabs), r.sessionId, tab.id)) patch.sessionId = r.sessionId;
+  if (r.sessionId && !sessionHolder(Object.values(s.tabs), r.sessionId, tab.id)) {
+    if (r.sessionId !== tab.sessionId) patch.sessionId = r.sessionId;
+    const kind = kindAfterAgentReport(tab.spec.kind, r.agentKind, s.limits.agentKinds);
+    if (kind !== tab.spec.kind) patch.spec = { ...tab.spec, kind };
+  }
   if (Object.keys(patch).length === 0) return s;
   return commit(s, fx, { t: 'update', id: tab.id, patch }, { onOk: [], onFail: [] });
 }

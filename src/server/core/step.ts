@@ -13,7 +13,7 @@ import type { CoreEvent, CoreLimits, CoreState, Durable, Effect, StepResult } fr
 
 /** A server that holds the writer lease loads the registry and commits the next epoch before it
  * does anything else (SPEC §5). */
-const NO_LIMITS: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY, maxConcurrentStarts: Number.POSITIVE_INFINITY, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY };
+const NO_LIMITS: CoreLimits = { tabsMax: Number.POSITIVE_INFINITY, maxConcurrentStarts: Number.POSITIVE_INFINITY, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY, agentKinds: [] };
 
 export function boot(serverId: string, now: number, durable: Durable, limits: CoreLimits = NO_LIMITS): StepResult {
   const tabs = Object.fromEntries(Object.values(durable.tabs).map((t) => [t.id, freshTab(t)]));
@@ -74,7 +74,7 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
     case 'linkClosed':
       return onLinkClosed(s, fx, e.tabId, e.inc);
     case 'holderState':
-      return onHolderState(s, fx, e.tabId, e.inc, e.lifecycle, e.sessionId, e.child, e.glyph);
+      return onHolderState(s, fx, e.tabId, e.inc, e.report);
     case 'controllerAck':
       return onControllerAck(heard(s, e.tabId, e.inc), fx, e.tabId, e.inc, e.rev);
   }

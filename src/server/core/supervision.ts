@@ -74,13 +74,20 @@ export function startAction(f: StartFacts): 'leave' | 'toHistory' | 'start' {
   return 'start';
 }
 
-export interface HolderReport {
+/** The tab's kind once its child reported an agent session: the reported kind when the config
+ * names it; a shell tab that runs an unknown agent becomes `generic`; otherwise unchanged. */
+export function kindAfterAgentReport(current: string, reported: string | null, configured: readonly string[]): string {
+  if (reported && configured.includes(reported)) return reported;
+  return current === 'shell' ? 'generic' : current;
+}
+
+export interface RowReport {
   lifecycle: string;
   childPid: number | null;
   childInc: string | null;
 }
 
 /** A holder's report is written to the registry only when it changes what the row says. */
-export function reportChangesRow(row: HolderReport, report: HolderReport): boolean {
+export function reportChangesRow(row: RowReport, report: RowReport): boolean {
   return row.lifecycle !== report.lifecycle || row.childPid !== report.childPid || row.childInc !== report.childInc;
 }

@@ -58,7 +58,7 @@ export function handleTopology(s: CoreState, fx: Effect[], clientId: string, req
       const ord = Math.max(-1, ...Object.values(s.tabs).map((t) => t.ord)) + 1;
       s = { ...s, nextId: s.nextId + 1 };
       const spec = req.spec ?? DEFAULT_TAB_SPEC;
-      const tab = { id, name: req.name, ord, sessionId: req.sessionId, desired: 'running', lifecycle: 'starting', holder: null, child: null, controllerRev: 0, spec } as const;
+      const tab = { id, name: req.name, ord, sessionId: req.sessionId, desired: 'running', lifecycle: 'starting', holder: null, child: null, lastExit: null, controllerRev: 0, spec } as const;
       return commit(s, fx, { t: 'insertTab', tab }, {
         onOk: [reply({ ok: true, tabId: id, rev: next }), { t: 'notifyClients', rev: next, change: 'tab', tabId: id }],
         onFail: writeFailed,

@@ -16,6 +16,12 @@ export interface Controller {
   rev: number;
 }
 
+/** How the child last ended, as the holder saw it. */
+export interface ExitStatus {
+  code: number | null;
+  signal: number | null;
+}
+
 /** A holder's child incarnation: the process a close or restart must end (SPEC §9). */
 export interface ChildRef {
   pid: number;
@@ -56,6 +62,7 @@ export interface DurableTab {
   holder: HolderRef | null;
   /** The child the bound holder last reported running; null with no holder. */
   child: ChildRef | null;
+  lastExit: ExitStatus | null;
   controllerRev: number;
   spec: TabSpec;
 }
@@ -69,6 +76,8 @@ export interface CoreLimits {
   idleSuspendMs: number;
   /** The server exits after this long with no client and no running tab (serverIdleExitMinutes). */
   serverIdleExitMs: number;
+  /** The agent kinds the config names: a bridge report of another kind keeps the tab's. */
+  agentKinds: readonly string[];
 }
 
 /** The registry as a starting server loads it. */
@@ -103,7 +112,7 @@ export interface CoreTab extends DurableTab {
   transfer: Controller | null;
   /** What the bound holder last reported; reconciliation commits any difference, so a report
    * whose write failed is not lost. */
-  reported: { lifecycle: Lifecycle; sessionId: string | null; child: ChildRef | null; glyph: string | null } | null;
+  reported: HolderReport | null;
   /** Since when the tab has been continuously idle-suspendable (unviewed, quiet, resumable). */
   quietSince: number | null;
 }
@@ -128,7 +137,7 @@ export type Mutation =
   | { t: 'reorder'; order: string[] }
   | { t: 'update'; id: string; patch: TabPatch };
 
-export type TabPatch = Partial<Pick<DurableTab, 'lifecycle' | 'holder' | 'child' | 'controllerRev' | 'sessionId' | 'desired'>>;
+export type TabPatch = Partial<Pick<DurableTab, 'lifecycle' | 'holder' | 'child' | 'lastExit' | 'controllerRev' | 'sessionId' | 'desired' | 'spec'>>;
 
 export type HolderCommand =
   | { t: 'setController'; clientId: string | null; rev: number }
@@ -158,16 +167,23 @@ export type Request =
 
 export type CommitResult = 'ok' | 'fenced' | 'failed';
 
+/** What a holder reports with every state. */
+export interface HolderReport {
+  lifecycle: Lifecycle;
+  /** The agent session the child reported over the bridge, and its agent kind. */
+  sessionId: string | null;
+  agentKind: string | null;
+  child: ChildRef | null;
+  exit: ExitStatus | null;
+  /** The status glyph the holder decided (src/status/model.ts): idle suspension needs a quiet one. */
+  glyph: string | null;
+}
+
 /** What the holder says about itself when verified (adoption or reconnection). */
-export interface HolderFacts {
+export interface HolderFacts extends HolderReport {
   pid: number;
   startTime: string;
   controller: Controller;
-  lifecycle: Lifecycle;
-  sessionId: string | null;
-  child: ChildRef | null;
-  /** The status glyph the holder decided (src/status/model.ts): idle suspension needs a quiet one. */
-  glyph: string | null;
 }
 
 export type CoreEvent =
@@ -189,7 +205,7 @@ export type CoreEvent =
   | { t: 'pong'; tabId: string; inc: string }
   /** The link to a holder closed: the holder may live (reconnect) or not. */
   | { t: 'linkClosed'; tabId: string; inc: string }
-  | { t: 'holderState'; tabId: string; inc: string; lifecycle: Lifecycle; sessionId: string | null; child: ChildRef | null; glyph: string | null }
+  | { t: 'holderState'; tabId: string; inc: string; report: HolderReport }
   | { t: 'controllerAck'; tabId: string; inc: string; rev: number };
 
 export type Effect =
