@@ -258,7 +258,9 @@ describe('sleep and wake', () => {
     const { s, tabId } = withRunningTab('sess1');
     const slept = drive(s, req('c1', 2, { op: 'sleep', tabId }));
     expect(slept.commits).toEqual([{ t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null, child: null } }]);
+    // The checkpoint is written before the commit, the holder ended after it.
     expect(slept.effects).toEqual([
+      { t: 'putResumeRecord', epoch: 5, tabId, sessionId: 'sess1', origin: 'sleep' },
       { t: 'reply', clientId: 'c1', reqId: 2, reply: { ok: true, asleep: true } },
       { t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' },
     ]);
@@ -272,6 +274,11 @@ describe('sleep and wake', () => {
     // Viewing wakes it: wanted running first, then a holder starts.
     const woken = drive(again.state, req('c1', 4, { op: 'view', tabId }));
     expect(woken.commits[0]).toEqual({ t: 'update', id: tabId, patch: { desired: 'running', lifecycle: 'starting' } });
+    // Live record first, then wanted running, then the spent checkpoint dropped.
+    expect(woken.effects.slice(0, 2)).toEqual([
+      { t: 'putResumeRecord', epoch: 5, tabId, sessionId: 'sess1', origin: 'live' },
+      { t: 'dropResumeRecords', epoch: 5, tabId, origin: 'sleep' },
+    ]);
     const [spawn] = spawns(woken.effects);
     expect(spawn).toBeDefined();
     // The view waits for the new holder, and gets it with control.

@@ -69,6 +69,9 @@ describe('the schedules reach what the invariants are about', () => {
       'host stopped',
       'idle tab slept',
       'expired session moved to history',
+      'resume record (live)',
+      'resume record (sleep)',
+      'resume record (quit)',
       // 'server exited idle' needs every client gone and every tab asleep, closed or failed: too
       // rare to require here; core.test.ts covers it, and the world checks it whenever it happens.
       'tab slept',
@@ -112,6 +115,13 @@ const noHeartbeat: Reducer = (s, e) => {
 const firstChildOnly: Reducer = (s, e) => {
   if (e.t !== 'holderState') return step(s, e);
   return step(s, { ...e, report: { ...e.report, child: s.tabs[e.tabId]?.child ?? e.report.child } });
+};
+
+/** Records every session a holder reports, even a late report from a closed tab's holder. */
+const recordsLateReports: Reducer = (s, e) => {
+  const r = step(s, e);
+  if (e.t !== 'holderState' || !e.report.sessionId) return r;
+  return { ...r, effects: [...r.effects, { t: 'putResumeRecord', epoch: s.epoch, tabId: e.tabId, sessionId: e.report.sessionId, origin: 'live' }] };
 };
 
 /** Opens a session without looking for the tab that already holds it. */
@@ -159,6 +169,7 @@ describe('the simulation catches broken cores', () => {
   it('a core without a heartbeat leaves a hung holder serving its tab', () => caught({ reducer: noHeartbeat, settle: true }, /did not converge.*\(hung\)/), 60_000);
   it('a core that does not record a new child ends the wrong process', () => caught({ reducer: firstChildOnly, settle: true }, /records child/), 60_000);
   it('a core without start slots spawns past the limit', () => caught({ booter: noStartSlots }, /spawns in flight, past the limit/), 60_000);
+  it('a core that records a late report gives a closed tab resume authority back', () => caught({ reducer: recordsLateReports }, /which is closed/), 60_000);
   it('a core without the session guard puts a session in two tabs', () => caught({ reducer: noSessionGuard }, /held by tabs/), 60_000);
   it('a core that does not kill a spawn completing after its close leaks the holder', () => caught({ reducer: keepsLateSpawn }, /survived its spawn/), 60_000);
   // Rarer than the others (about 1 run in 1,000): the core's level-triggered handover takes control

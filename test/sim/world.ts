@@ -36,6 +36,8 @@ export interface Store {
   everTabs: string[];
   /** Tabs whose agent session's resume record has expired (time passed while they were stopped). */
   expired: Set<string>;
+  /** Resume records by tab: what lets an agent session resume automatically (SPEC §9). */
+  records: Record<string, { sessionId: string; origin: string }[]>;
 }
 
 export interface SimServer {
@@ -128,7 +130,7 @@ export interface World {
 export function newWorld(step: Reducer = realStep, booter: Booter = boot): World {
   return {
     now: 1_000_000,
-    store: { epoch: 0, rev: 0, tabs: {}, log: [], leaseOwner: null, failNext: false, everTabs: [], expired: new Set() },
+    store: { epoch: 0, rev: 0, tabs: {}, log: [], leaseOwner: null, failNext: false, everTabs: [], expired: new Set(), records: {} },
     servers: [],
     holders: [],
     clients: [],
@@ -291,6 +293,18 @@ function execute(w: World, server: SimServer, fx: Effect): void {
       if (h) killHolder(w, h);
       return;
     }
+    case 'putResumeRecord': {
+      // A record for a tab the registry no longer has would let a closed tab's session resume.
+      if (!w.store.tabs[fx.tabId]) return void w.violations.push(`${server.id} recorded resume authority (${fx.origin}) for tab ${fx.tabId}, which is closed`);
+      note(w, `resume record (${fx.origin})`);
+      (w.store.records[fx.tabId] ??= []).push({ sessionId: fx.sessionId, origin: fx.origin });
+      return;
+    }
+    case 'dropResumeRecords': {
+      const kept = (w.store.records[fx.tabId] ?? []).filter((r) => r.origin !== fx.origin);
+      if (w.store.records[fx.tabId]) w.store.records[fx.tabId] = kept;
+      return;
+    }
     case 'sweepOrphans':
       for (const h of w.holders) {
         if (h.alive && !fx.owned.some((o) => o.tabId === h.tabId && o.inc === h.inc)) killHolder(w, h);
@@ -322,7 +336,11 @@ function commitToStore(w: World, server: SimServer, fx: Extract<Effect, { t: 'co
       w.violations.push(`${server.id} moved tab ${m.id} to history as expired, but it was ${t ? `${t.lifecycle}, wanted ${t.desired}` : 'gone'}`);
     }
   }
-  if (m.t === 'retireTab') st.expired.delete(m.id);
+  if (m.t === 'retireTab') {
+    // Closing revokes the tab's resume authority in the same transaction.
+    st.expired.delete(m.id);
+    delete st.records[m.id];
+  }
   if (m.t === 'update' && m.patch.lifecycle === 'failed') note(w, 'tab failed');
   if (m.t === 'update' && m.patch.controllerRev) note(w, 'controller transferred');
   if (m.t === 'update' && m.patch.lifecycle === 'suspended') note(w, 'tab slept');
@@ -442,7 +460,8 @@ export function killHolder(w: World, h: SimHolder): void {
   if (!h.alive) return;
   h.alive = false;
   const link = h.link;
-  dropLink(w, h);
+  // What it already wrote to its sockets is still read by the server (then the end of the link);
+  // what was written to it is lost.
   w.net = w.net.filter((m) => m.to !== holderAddr(h.pid));
   // The server sees its link close; a spawn in flight fails.
   if (!h.ready) {

@@ -130,7 +130,9 @@ export function syncReported(s: CoreState, fx: Effect[], tab: CoreTab): CoreStat
     if (kind !== tab.spec.kind) patch.spec = { ...tab.spec, kind };
   }
   if (Object.keys(patch).length === 0) return s;
-  return commit(s, fx, { t: 'update', id: tab.id, patch }, { onOk: [], onFail: [] });
+  // A session the tab now holds is recorded as its resume authority once it is the tab's.
+  const live: Effect[] = patch.sessionId ? [{ t: 'putResumeRecord', epoch: s.epoch, tabId: tab.id, sessionId: patch.sessionId, origin: 'live' }] : [];
+  return commit(s, fx, { t: 'update', id: tab.id, patch }, { onOk: live, onFail: [] });
 }
 
 /** Within the budget the tab starts again (reconciliation does it); past it, the tab fails. */

@@ -7,7 +7,10 @@ import type { CoreEvent, CoreState, CoreTab, Effect } from './types.js';
 
 export function handleHostStop(s: CoreState, fx: Effect[], clientId: string, reqId: number): CoreState {
   fx.push({ t: 'notifyClients', rev: s.rev, change: 'hostStopping', tabId: null });
-  const stopped = Object.values(s.tabs).filter((t) => !stoppedAlready(t)).length;
+  const stopping = Object.values(s.tabs).filter((t) => !stoppedAlready(t));
+  // Resumable agents get a `quit` record: the next start resumes them.
+  for (const t of stopping) if (t.sessionId) fx.push({ t: 'putResumeRecord', epoch: s.epoch, tabId: t.id, sessionId: t.sessionId, origin: 'quit' });
+  const stopped = stopping.length;
   return suspendAll({ ...s, phase: 'stopping', hostStop: { clientId, reqId, stopped } }, fx);
 }
 

@@ -5,13 +5,14 @@
 // start slots, per-start options, the restart budget), adoption and verification (verified,
 // gone, alive but unverifiable), heartbeats, controller transfer, views that wait for a starting
 // tab, sleep, wake, restart, idle suspension and idle exit, host stop, expired resume records,
-// the child each holder runs, orphans, and fencing.
+// when resume records are written (live, sleep, quit) and spent, the child each holder runs and
+// the tab's agent kind and last exit, orphans, and fencing.
 //
 // The server shell (../server.ts) decides by these same rules, function by function, but still
 // keeps its own per-tab state and is not yet driven by step(). Moving it onto step() means: one
 // CoreState instead of TabRuntime; events from sockets, timers and spawns fed to step(); and each
 // effect carried out by an adapter: `commit` as one registry transaction (a close's revocations
-// and history, a sleep's or quit's resume record, alongside), `spawnHolder` with the argv the
+// and history alongside), `putResumeRecord` under the same fence, `spawnHolder` with the argv the
 // resume validator allows, `verifyHolder` with the reconnect attempts, `kill` as the retirement
 // plan for the tab, `reply` with the view's ticket. Queries (list, busy, sessions, host status)
 // read the state and stay in the shell.

@@ -60,7 +60,12 @@ export function handleTopology(s: CoreState, fx: Effect[], clientId: string, req
       const spec = req.spec ?? DEFAULT_TAB_SPEC;
       const tab = { id, name: req.name, ord, sessionId: req.sessionId, desired: 'running', lifecycle: 'starting', holder: null, child: null, lastExit: null, controllerRev: 0, spec } as const;
       return commit(s, fx, { t: 'insertTab', tab }, {
-        onOk: [reply({ ok: true, tabId: id, rev: next }), { t: 'notifyClients', rev: next, change: 'tab', tabId: id }],
+        // An opened session is the tab's from the start: recorded before the tab accepts input.
+        onOk: [
+          reply({ ok: true, tabId: id, rev: next }),
+          { t: 'notifyClients', rev: next, change: 'tab', tabId: id },
+          ...(req.sessionId ? [{ t: 'putResumeRecord', epoch: s.epoch, tabId: id, sessionId: req.sessionId, origin: 'live' } as const] : []),
+        ],
         onFail: writeFailed,
         runtime: { tabId: id, ok: { startOptions: req.start ?? null } },
       });

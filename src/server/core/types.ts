@@ -218,6 +218,11 @@ export type Effect =
   | { t: 'kill'; epoch: number; tabId: string; pid: number; startTime: string }
   /** Retire every holder of the profile whose tab and incarnation no row owns (SPEC §10). */
   | { t: 'sweepOrphans'; epoch: number; owned: { tabId: string; inc: string }[] }
+  /** Resume authority for the tab's agent session (SPEC §9): `live` while it runs, `sleep` when it
+   * is put to sleep, `quit` at a host stop. Written under the fence, like a commit. */
+  | { t: 'putResumeRecord'; epoch: number; tabId: string; sessionId: string; origin: 'live' | 'sleep' | 'quit' }
+  /** A woken tab's checkpoint is spent: its live record is the authority from here. */
+  | { t: 'dropResumeRecords'; epoch: number; tabId: string; origin: 'sleep' }
   | { t: 'reply'; clientId: string; reqId: number; reply: Reply }
   | { t: 'notifyClients'; rev: number; change: 'tab' | 'tabRemoved' | 'tabs' | 'hostStopping'; tabId: string | null }
   | { t: 'exit'; reason: 'fenced' | 'hostStop' | 'idle' };

@@ -27,6 +27,8 @@ export function handleSleep(s: CoreState, fx: Effect[], clientId: string, reqId:
 
 /** The sleep itself, asked for or for idleness: committed, then the holder ended. */
 export function sleepTab(s: CoreState, fx: Effect[], tab: CoreTab, onOk: Effect[], onFail: Effect[]): CoreState {
+  // The checkpoint first: a crash after it leaves a tab that resumes, never one that cannot.
+  if (tab.sessionId) fx.push({ t: 'putResumeRecord', epoch: s.epoch, tabId: tab.id, sessionId: tab.sessionId, origin: 'sleep' });
   const h = tab.holder;
   const kill: Effect[] = h?.pid && h.startTime ? [{ t: 'kill', epoch: s.epoch, tabId: tab.id, pid: h.pid, startTime: h.startTime }] : [];
   return commit(s, fx, { t: 'update', id: tab.id, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null, child: null } }, {
@@ -42,7 +44,13 @@ export function sleepTab(s: CoreState, fx: Effect[], tab: CoreTab, onOk: Effect[
 /** Viewing a sleeping tab wakes it: it is wanted running again, committed before it starts. */
 export function wakeOnView(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
   if (!wakes({ asleep: tab.lifecycle === 'suspended', starting: tab.starting !== null, linked: tab.bound })) return s;
-  return commit(s, fx, { t: 'update', id: tab.id, patch: { desired: 'running', lifecycle: 'starting' } }, { onOk: [], onFail: [] });
+  // Its running agent's live record is the authority from here; wanted running is committed before
+  // the checkpoint is spent, so a crash in between resumes the tab rather than leaving it asleep.
+  if (tab.sessionId) fx.push({ t: 'putResumeRecord', epoch: s.epoch, tabId: tab.id, sessionId: tab.sessionId, origin: 'live' });
+  return commit(s, fx, { t: 'update', id: tab.id, patch: { desired: 'running', lifecycle: 'starting' } }, {
+    onOk: [{ t: 'dropResumeRecords', epoch: s.epoch, tabId: tab.id, origin: 'sleep' }],
+    onFail: [],
+  });
 }
 
 /**
