@@ -360,9 +360,13 @@ class AttachClient {
           if (!sameBesidesTitle(before, state)) this.renderUi();
         },
         controller: () => {
+          if (this.view !== view) return;
           // Resize is desired state: the controller's size is (re)applied on every grant.
-          if (this.view === view && view.isController) {
+          if (view.isController) {
             view.resize(this.cols, this.surfaceRows());
+            this.flushPendingInput();
+          } else if (view.controllerFree) {
+            // Keys held until the holder said who controls: nobody does, so they claim the tab.
             this.flushPendingInput();
           }
         },
@@ -875,10 +879,17 @@ class AttachClient {
       this.onStoppedTabKeys(view.tabId, this.viewState.lifecycle, events);
       return;
     }
+    // The holder's answer to attach, saying who controls the tab, is still on its way: the keys
+    // wait for it in order (the controller callback sends them).
+    if (!view.controllerKnown) return this.queueInput(events);
     if (view.isController) return view.input(events);
     if (view.controllerFree) {
-      // A tab nobody controls goes to the first client that types into it.
-      void this.server.request('claim', { tabId: view.tabId, force: false }).then(() => view.input(events), () => undefined);
+      // A tab nobody controls goes to the first client that types into it. The keys wait until
+      // the holder names this client controller (the controller callback sends them): the
+      // server's reply comes on another socket and may arrive first, and input under the old
+      // revision would be refused as read-only.
+      this.queueInput(events);
+      void this.server.request('claim', { tabId: view.tabId, force: false }).catch(() => undefined);
       return;
     }
     this.showReadOnly();

@@ -32,6 +32,9 @@ export interface HolderViewEvents {
 
 export class HolderView {
   private controller = { clientId: null as string | null, rev: 0 };
+  /** Set by the holder's first `controller` message (its answer to `attach`): until then
+   * isController and controllerFree are guesses from the initial value, not the holder's word. */
+  private controllerHeard = false;
   /** Copy-mode requests awaiting their reply, by reqId (replies carry it back). */
   private readonly requests = new Map<number, { resolve(reply: unknown): void; reject(err: Error): void }>();
   private nextReqId = 1;
@@ -54,6 +57,7 @@ export class HolderView {
           break;
         case 'controller':
           this.controller = { clientId: (m.clientId as string | undefined) ?? null, rev: m.rev as number };
+          this.controllerHeard = true;
           on.controller(this.controller);
           break;
         case 'inputRejected':
@@ -105,6 +109,11 @@ export class HolderView {
 
   get isController(): boolean {
     return this.controller.clientId === this.clientId;
+  }
+
+  /** Whether the holder has said who controls the tab yet. */
+  get controllerKnown(): boolean {
+    return this.controllerHeard;
   }
 
   get controllerFree(): boolean {

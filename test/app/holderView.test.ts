@@ -65,3 +65,15 @@ describe('HolderView copy-mode requests', () => {
     await expect(view.search('x', 'forward')).rejects.toBeInstanceOf(ViewClosedError);
   });
 });
+
+describe('HolderView controller', () => {
+  it('knows who controls the tab only once the holder has said so', async () => {
+    const { view, conn } = await fakeHolder();
+    // Before the holder's answer to attach, "nobody controls it" is only the initial value.
+    expect(view.controllerKnown).toBe(false);
+    conn.send({ t: 'controller', clientId: 'c1', rev: 3 });
+    await waitFor(() => view.controllerKnown, { what: 'the controller message read' });
+    expect(view.isController).toBe(true);
+    expect(view.controllerFree).toBe(false);
+  });
+});

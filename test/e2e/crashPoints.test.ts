@@ -105,9 +105,13 @@ function backupCount(e: E2E): number {
 }
 
 /** Two running tabs under a first server, which then exits cleanly: its holders keep running
- * and, the exit being clean, start no replacement. */
-async function priorState(): Promise<Listing> {
+ * and, the exit being clean, start no replacement. With `fakeAgent`, the fake agent's settings
+ * are in the environment of every process of the profile from the start: the server after the
+ * crash may be started by one of these holders rather than by the test, and tabs it starts get
+ * its environment. */
+async function priorState(fakeAgent: boolean): Promise<Listing> {
   t = e2e({ closeGraceMs: 300 });
+  if (fakeAgent) useFakeAgent(t);
   for (const name of ['a', 'k']) {
     const r = await t.run('new', '--name', name);
     expect(r.code, r.stderr).toBe(0);
@@ -169,11 +173,10 @@ describe('crash points', () => {
 
   for (const c of CASES) {
     it(`${c.point}: the registry holds the ${c.committed ? 'new' : 'prior'} state, complete`, async () => {
-      const before = await priorState();
+      const before = await priorState(c.action === 'createAgent' || c.action === 'wake');
       const e = t!;
       const priorEpoch = readDiskRegistry(e).epoch;
       const priorBackups = backupCount(e);
-      if (c.action === 'createAgent' || c.action === 'wake') useFakeAgent(e);
       const armed = spawnServer(e, {
         [CRASH_AT_ENV]: c.point,
         ...(c.action === 'reboot' ? { A1_TEST_BOOT_ID: 'crash-point-boot' } : {}),
