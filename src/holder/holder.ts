@@ -583,7 +583,11 @@ export class Holder {
   private watchServer(): void {
     const { serverSocketPath, profile } = this.init;
     if (!serverSocketPath || !profile || this.terminating) return;
+    // Each loss gets its own grace: a timer armed for an earlier loss, whose server was replaced
+    // and lost again meanwhile, must not fire at once for the new loss and race the client.
+    const loss = ++this.serverLosses;
     setTimeout(() => {
+      if (loss !== this.serverLosses) return;
       // An attached client starts the replacement itself, or it has stopped starting them (its
       // start budget is spent) and offers [r]: either way this holder must not start one.
       if (this.server || this.terminating || this.hasAttachedClient()) return;
@@ -596,6 +600,9 @@ export class Holder {
       });
     }, restartDelayMs()).unref();
   }
+
+  /** Server links lost so far: the grace timer of each loss knows whether a later one superseded it. */
+  private serverLosses = 0;
 
   private hasAttachedClient(): boolean {
     return [...this.clients].some((c) => c.attached);

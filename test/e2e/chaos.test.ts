@@ -52,13 +52,15 @@ describe('chaos checks', () => {
 });
 
 describe('chaos', () => {
-  it('3 tabs print through 4 kill -9 of the server in 15 s: same pids, every line, no orphan, no duplicate', { timeout: 240_000 }, async () => {
-    const result = await runChaos({ tabs: 3, kills: 4, seconds: 15 });
+  it('3 tabs print through 5 kill -9 of the server in 15 s: same pids, every line, no orphan, no duplicate', { timeout: 240_000 }, async () => {
+    // Five kills, not four: a background tab's holder may start a replacement before a slow
+    // client does (SPEC §15), and that one does not count against the client's start budget.
+    const result = await runChaos({ tabs: 3, kills: 5, seconds: 15 });
     // The table, for the report: visible with --reporter=verbose.
     console.info(toMarkdown(result));
     expect(failuresOf(result)).toEqual([]);
-    expect(result.figures.kills).toBe(4);
-    // The fourth start within a minute is the person's [r] (SPEC §10), so both paths ran.
+    expect(result.figures.kills).toBe(5);
+    // The client's fourth start within a minute is the person's [r] (SPEC §10), so both paths ran.
     expect(result.figures.startedByR).toBeGreaterThan(0);
     expect(result.figures.linesMinPerTab).toBeGreaterThan(100);
   });
