@@ -1,97 +1,67 @@
-// The profile's server (SPEC §3, §10): registry writer, holder supervisor, ticket broker.
-// It owns no PTY and relays no terminal bytes.
+// The profile's server (SPEC §3, §10): registry writer, holder supervisor, ticket broker. It owns
+// no PTY and relays no terminal bytes. Every decision about tabs is the pure core's
+// (./core, step(state, event) → effects, simulated in test/sim); this shell turns sockets, timers
+// and process events into core events and carries out the effects: registry transactions and
+// resume records here, holder processes in ./holderIO. Queries (list, busy, sessions, host status)
+// read the core's state.
 import net from 'node:net';
 import fs from 'node:fs';
 import { Connection } from '../protocol/connection.js';
 import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { controlSchema, type HolderState, type TabInfo, type ReplyError } from '../protocol/messages.js';
+import { controlSchema, type TabInfo, type ReplyError } from '../protocol/messages.js';
 import type { Registry, TabRow, HistoryEntry } from '../store/registry.js';
 import type { Paths } from '../paths.js';
-import type { Config } from '../config.js';
-import { deriveKey, makeTicket, newId, newIncarnation, ticketProofKey, TICKET_TTL_MS } from '../security.js';
-import { isSameProcess, isLiveProcess, procStartTime, listProcesses, procEnvironHas, foregroundGroupOf } from '../proc.js';
-import { spawnHolder, connectHolder, firstState } from './holderLink.js';
+import type { Config, AgentSpec } from '../config.js';
+import { deriveKey, makeTicket, newIncarnation, ticketProofKey, TICKET_TTL_MS } from '../security.js';
+import { isSameProcess, foregroundGroupOf } from '../proc.js';
 import { defaultTabName } from './naming.js';
 import { validateTabName } from '../tabName.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import { VERSION } from '../version.js';
 import type { Counters } from '../diag/counters.js';
-import { planRetirement, type ProcessRef, type RetireReason, type RetirementPlan, type TabClaims } from '../lifecycle/retirement.js';
+import { planRetirement } from '../lifecycle/retirement.js';
 import { executeTermination } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { validateResume, RESUME_RECORD_MAX_AGE_MS } from '../lifecycle/records.js';
 import { resumeArgv, startArgv } from '../lifecycle/agents.js';
 import { pruneRecoveryFiles } from '../holder/recovery.js';
-import type { AgentSpec } from '../config.js';
-import { crashPoint } from '../crashPoints.js';
-import { writerLockPath } from '../store/layout.js';
 import { FencedError } from '../store/errors.js';
-import { idleSuspendStep, isRunningLifecycle, isSuspendable, serverIdleStep } from './idle.js';
-import { StartSlots } from './startSlots.js';
-import { acceptsHolderReport, afterLinkLoss, createAction, kindAfterAgentReport, VIEW_WAIT_MS, isStaleRevision, reorderPlan, closeOutcome, controlHandover, heartbeatAction, HOLDER_HEARTBEAT_MS, recordedHolderAction, reportChangesRow, restartAction, sleepAction, startAction, wakes, controlOnRequest, nextControllerRev, ownedHolders, sessionHolder, spawnOutcome, spendHolderRestart, type TabPresence } from './core/index.js';
-import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
-import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
+import { boot, step, HOLDER_HEARTBEAT_MS, orderedIds, sessionHolder, type CoreEvent, type CoreState, type CoreTab, type Effect, type Reply, type Request, type StepResult } from './core/index.js';
+import { HolderIO, type SpawnPlan } from './holderIO.js';
+import { durableToRow, patchToRow, rowToDurable } from './rows.js';
 
-/** A live holder whose connection broke is reconnected this many times, this far apart, before
- * it is reported unreachable; a holder that died meanwhile is replaced instead. */
-const HOLDER_RECONNECT_ATTEMPTS = 10;
-const HOLDER_RECONNECT_DELAY_MS = 300;
 /** The exit status of a server that found itself fenced (EX_TEMPFAIL: its successor runs). */
 const FENCED_EXIT_CODE = 75;
-/** How often idleness is checked. */
-const IDLE_CHECK_MS = 1_000;
+/** How often the core is ticked: idleness, waiting views, orphans, retries after a failed write. */
+const TICK_MS = 1_000;
 /** How often a running agent's `live` resume record is captured again (SPEC §9). */
 const LIVE_CAPTURE_MS = 60_000;
 /** The picker lists at most this many past sessions. */
 const PAST_SESSIONS_LISTED = 50;
-/** How often the profile's holders are compared with the rows that own them (SPEC §10). One look
- * reads /proc, a few milliseconds, so every 2 s costs nothing and finds an orphan soon. */
-const ORPHAN_SWEEP_MS = 2_000;
-/** An orphan is retired only once it stayed unowned this long: a short grace, longer than one
- * sweep, so a holder whose row is being written is never raced. */
-const ORPHAN_GRACE_MS = 3_000;
 /** The kind of a tab that runs no agent. */
 const SHELL_KIND = 'shell';
 
-interface TabRuntime {
-  row: TabRow;
-  link: Connection | null;
-  state: HolderState | null;
-  starting: Promise<void> | null;
-  closing: boolean;
-  /** Put to sleep: its holder's end is intended, not a loss. */
-  sleeping: boolean;
-  holderRestarts: number[];
-  /** Every holder and child this server saw bound to the tab, for the retirement plan. */
-  bound: ProcessRef[];
-  /** When the holder last said anything (a pong counts), for the log. */
-  lastHeard: number;
-  /** Heartbeat pings sent since the holder last said anything (SPEC §10). */
-  unanswered: number;
-  /** A controller transfer sent to the holder and not yet acknowledged. */
-  transfer: { clientId: string | null; rev: number } | null;
-}
-
-function newRuntime(row: TabRow): TabRuntime {
-  return { row, link: null, state: null, starting: null, closing: false, sleeping: false, holderRestarts: [], bound: [], lastHeard: 0, unanswered: 0, transfer: null };
-}
-
-interface StartOptions {
-  env?: NodeJS.ProcessEnv;
-  umask?: number;
-  size?: { cols: number; rows: number };
-  /** Start the agent fresh even when a resume record exists (`f` on a failed tab). */
-  fresh?: boolean;
-}
-
 interface ClientSession {
+  /** The client's id from its subscription; empty for a connection that did not subscribe. */
   id: string;
+  /** The id the core knows this connection by: the client's own, or one made up for a
+   * connection that sends requests without subscribing (the CLI). */
+  coreId: string | null;
   conn: Connection;
-  viewing: string | null;
   /** It stopped reading: topology waits until it drains, then comes whole (clientQueueBytes). */
   behind: boolean;
+}
+
+/** A client request handed to the core, answered when the core replies. */
+interface OpenRequest {
+  session: ClientSession;
+  id: number;
+  op: string;
+  args: Record<string, unknown>;
+  /** A validated name (create, rename), for the answer. */
+  name?: string;
 }
 
 export interface ServerDeps {
@@ -120,31 +90,39 @@ export interface ServerDeps {
 }
 
 export class Server {
-  private readonly tabs = new Map<string, TabRuntime>();
+  private state!: CoreState;
+  private readonly io: HolderIO;
   private readonly clients = new Map<Connection, ClientSession>();
+  /** Connections per core client id: the core hears of a client once, and of its end once. */
+  private readonly coreClients = new Map<string, number>();
+  private readonly requests = new Map<number, OpenRequest>();
+  private nextReqId = 1;
+  private anonymous = 0;
+  /** What clients were last told of each tab, so only changes are sent. */
+  private readonly told = new Map<string, string>();
+  /** Closes whose processes are still ending, for `close --wait`. */
+  private readonly closesEnding = new Map<string, Promise<void>>();
+  /** Replies held until the host stop's processes have ended. */
+  private readonly afterStop: (() => void)[] = [];
+  private feeding = 0;
+  /** Replies of the event being carried out. */
+  private readonly outbox: (() => void)[] = [];
+  /** The core said exit: nothing more is fed to it. */
+  private exited = false;
+  private shutDown = false;
   private listener: net.Server | null = null;
-  private idleSince = Date.now();
-  private idleTimer: NodeJS.Timeout | null = null;
-  /** Since when each unviewed, quiet, resumable tab has been so (idle suspension, SPEC §10). */
-  private quietSince = new Map<string, number>();
-  private readonly startSlots: StartSlots;
-  private readonly startedAt = Date.now();
-  private stopping = false;
+  private tickTimer: NodeJS.Timeout | null = null;
   private captureTimer: NodeJS.Timeout | null = null;
-  private heartbeatTimer: NodeJS.Timeout | null = null;
-  private pingSeq = 0;
-  /** Holder starts in flight, a closed tab's too, so a host stop can wait for every one. */
-  private readonly starts = new Set<Promise<void>>();
-  /** Terminations in flight, so a host stop can wait for them. */
-  private readonly terminations = new Set<Promise<void>>();
-  /** Holders (tab and incarnation) this server is ending: not orphans, though no row owns them. */
-  private readonly endingHolders = new Map<string, { tabId: string; inc: string }>();
-  private orphanTimer: NodeJS.Timeout | null = null;
-  private orphansSeen = new Map<string, OrphanSighting>();
-  private orphanReport: OrphanReport = { count: 0, oldestAgeMs: null };
+  private lastBeat = Date.now();
+  private readonly startedAt = Date.now();
 
   constructor(private readonly d: ServerDeps) {
-    this.startSlots = new StartSlots(d.config.tabsMaxConcurrentStarts);
+    this.io = new HolderIO({
+      ...d,
+      feed: (e) => this.feed(e),
+      state: () => this.state,
+      stillWriter: () => this.stillWriter(),
+    });
   }
 
   async start(): Promise<void> {
@@ -154,111 +132,274 @@ export class Server {
       this.d.log.warn('recovery-prune-failed', { code: errorCode(err) });
     }
     if (this.d.rebooted) this.moveTabsToHistoryAfterReboot();
-    for (const row of this.d.registry.listTabs()) this.tabs.set(row.id, newRuntime(row));
+    const rows = this.d.registry.listTabs();
+    const durable = {
+      // main.ts committed this server's epoch (registry.startServer) before the core boots.
+      epoch: this.d.epoch - 1,
+      rev: this.d.registry.revision,
+      tabs: Object.fromEntries(rows.map((r) => [r.id, rowToDurable(r)])),
+      resumeExpired: this.expiredResumes(rows),
+    };
+    const c = this.d.config;
+    const limits = {
+      tabsMax: c.tabsMax,
+      maxConcurrentStarts: c.tabsMaxConcurrentStarts,
+      idleSuspendMs: c.idleSuspendMinutes * 60_000,
+      serverIdleExitMs: c.serverIdleExitMinutes * 60_000,
+      agentKinds: Object.keys(c.agents),
+      resumableKinds: Object.keys(c.agents).filter((k) => c.agents[k].resume),
+    };
+    // The id makes this server's tab ids and incarnations unique; short, since they name sockets.
+    this.run(boot(newIncarnation().slice(0, 7), Date.now(), durable, limits));
     await this.listen();
-    await Promise.all([...this.tabs.values()].map((t) => this.adoptOrStart(t)));
-    this.idleTimer = setInterval(() => this.checkIdle(), IDLE_CHECK_MS);
-    this.idleTimer.unref();
+    this.tickTimer = setInterval(() => this.tick(), TICK_MS);
+    this.tickTimer.unref();
     this.captureTimer = setInterval(() => this.captureLiveRecords(), LIVE_CAPTURE_MS);
     this.captureTimer.unref();
-    this.heartbeatTimer = setInterval(() => this.heartbeatHolders(), HOLDER_HEARTBEAT_MS);
-    this.heartbeatTimer.unref();
-    // Only after adoption: every recorded holder has had its chance to be owned.
-    this.sweepOrphans();
-    this.orphanTimer = setInterval(() => this.sweepOrphans(), ORPHAN_SWEEP_MS);
-    this.orphanTimer.unref();
   }
 
-  // ---- orphans ----
+  // ---- the core ----
 
-  /** The holder incarnations that are not orphans: those the rows own (the core's rule, SPEC §10)
-   * and those this server is ending. */
-  private ownedHolders(): { tabId: string; inc: string }[] {
-    const rows = [...this.tabs.values()].map(({ row }) => ({ id: row.id, holder: row.holderInc ? { inc: row.holderInc, pid: null, startTime: null } : null, starting: null }));
-    return [...ownedHolders(rows), ...this.endingHolders.values()];
+  private feed(e: CoreEvent): void {
+    if (this.exited) return;
+    this.run(step(this.state, e));
   }
 
-  /** Compares the profile's holders with their owners; an orphan past its grace is retired. */
-  private sweepOrphans(): void {
-    if (this.stopping) return;
-    let holders: HolderProcess[];
+  /** Takes the core's new state and carries out its effects in order. A commit's answer is fed
+   * back before the next effect (better-sqlite3 is synchronous), as the simulation does. */
+  private run(r: StepResult): void {
+    this.state = r.state;
+    this.feeding++;
     try {
-      holders = profileHolders(this.d.paths.stateDir);
-    } catch (err) {
-      this.d.log.warn('orphan-sweep-failed', { code: errorCode(err) });
-      return;
-    }
-    const step = orphanStep(this.orphansSeen, holders, this.ownedHolders(), Date.now(), ORPHAN_GRACE_MS);
-    this.orphansSeen = step.seen;
-    this.orphanReport = step.report;
-    for (const h of step.retire) void this.track(this.retireOrphan(h));
-  }
-
-  /** Verified by credential, pid and start time, then ended like a closed tab's holder: it is told
-   * to end its session, and its process and its child's session are ended alongside. One that
-   * cannot be verified is left untouched and stays counted (SPEC §4). */
-  private async retireOrphan(h: HolderProcess): Promise<void> {
-    if (!this.stillWriter()) return;
-    let conn: Connection;
-    try {
-      conn = await connectHolder(this.d.paths.holderSock(h.tabId, h.inc), this.holderKey(h.tabId, h.inc));
-    } catch (err) {
-      this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
-      return;
-    }
-    try {
-      const state = await firstState(conn);
-      const same = state.holderPid === h.pid && state.tabId === h.tabId && state.holderInc === h.inc && isSameProcess(h);
-      if (!same) {
-        this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid });
-        return;
+      for (const fx of r.effects) {
+        if (this.exited) return;
+        this.execute(fx);
       }
-      // A row may have come to own it meanwhile (an adoption): then it is no orphan.
-      if (this.stopping || this.ownedHolders().some((o) => o.tabId === h.tabId && o.inc === h.inc)) return;
-      const bound: ProcessRef[] = [{ pid: h.pid, startTime: h.startTime }];
-      if (state.childPid && state.childStart) bound.push({ pid: state.childPid, startTime: state.childStart });
-      const plan = planRetirement(
-        {
-          tab: { tabId: h.tabId, agent: false, bound, sessions: state.childPid ? [state.childPid] : [] },
-          otherTabs: [...this.tabs.values()].map((t) => this.claimsOf(t)),
-          processes: snapshotProcesses(),
-          // An orphan's tab may still live with a newer holder: its records are that tab's.
-          records: [],
-          protectedPids: [process.pid, 1],
-        },
-        'cleanup',
-      );
-      conn.send({ t: 'epoch', epoch: this.d.epoch });
-      conn.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
-      const ended = await executeTermination(plan, { graceMs: this.d.config.closeGraceMs });
-      this.d.log.info('orphan-retired', { tab: h.tabId, holderPid: h.pid, count: ended.killed });
-    } catch (err) {
-      this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
     } finally {
-      conn.close();
+      this.feeding--;
+    }
+    if (this.feeding > 0) return;
+    if (!this.exited) this.tellChanges();
+    for (const send of this.outbox.splice(0)) send();
+  }
+
+  private execute(fx: Effect): void {
+    switch (fx.t) {
+      case 'commit':
+        return this.feed({ t: 'committed', id: fx.id, result: this.commit(fx) });
+      case 'spawnHolder':
+        if (this.stillWriter()) void this.io.spawn(fx, this.spawnPlan(fx));
+        return;
+      case 'verifyHolder':
+        void this.io.verify(fx.tabId, fx.ref);
+        return;
+      case 'sendToHolder':
+        return this.io.send(fx);
+      case 'kill':
+        return this.io.kill(fx);
+      case 'sweepOrphans':
+        return this.io.sweep(fx.owned, this.state.phase === 'stopped');
+      case 'putResumeRecord':
+        return this.putResumeRecord(fx);
+      case 'dropResumeRecords':
+        return this.guarded(() => {
+          const ids = this.d.registry.listResumeRecordsOf(fx.tabId).filter((r) => r.origin === fx.origin).map((r) => r.id);
+          if (ids.length > 0) this.d.registry.deleteResumeRecords(ids);
+        });
+      case 'reply':
+        // Sent once the event is carried out: clients hear what the answer is about (the tab
+        // list, a tab's status) before the asker hears the answer, and act on both.
+        return void this.outbox.push(() => this.answer(fx.reqId, fx.reply));
+      case 'notifyClients':
+        return this.notify(fx);
+      case 'exit':
+        return this.exit(fx.reason);
     }
   }
 
-  /** Pings every bound holder; one silent for HOLDER_MISSED_BEATS beats is hung: it is killed
-   * (verified by pid and start time) and the usual holder-lost path restarts it within budget. */
-  private heartbeatHolders(): void {
+  private tick(): void {
+    if (!this.stillWriter()) return;
     const now = Date.now();
-    for (const tab of this.tabs.values()) {
-      const link = tab.link;
-      if (!link || tab.closing || tab.sleeping) continue;
-      if (heartbeatAction(tab.unanswered) === 'timeout') {
-        // A server stopped long enough to miss every pong may have been replaced meanwhile.
-        if (!this.stillWriter()) return;
-        const { holderPid, holderStart } = tab.row;
-        this.d.log.warn('holder-timeout', { tab: tab.row.id, silentMs: now - tab.lastHeard });
-        if (holderPid && holderStart) killVerified(holderPid, holderStart);
-        link.close();
-        continue;
-      }
-      tab.unanswered++;
-      link.send({ t: 'ping', n: ++this.pingSeq });
+    const heartbeat = now - this.lastBeat >= HOLDER_HEARTBEAT_MS;
+    if (heartbeat) this.lastBeat = now;
+    this.feed({ t: 'tick', now, heartbeat });
+  }
+
+  /** Runs a registry write outside a commit (records, meta); a fenced one stops this server. */
+  private guarded(write: () => void): void {
+    try {
+      write();
+    } catch (err) {
+      if (err instanceof FencedError) return this.feed({ t: 'fenced' });
+      this.d.log.warn('record-write-failed', { code: errorCode(err) });
     }
   }
+
+  /** Whether this server still holds the lease at its epoch; a fenced one stops here (SPEC §4:
+   * the epoch is checked before signalling any process). */
+  private stillWriter(): boolean {
+    if (this.exited) return false;
+    if (this.d.registry.isWriter) return true;
+    this.feed({ t: 'fenced' });
+    return false;
+  }
+
+  // ---- commits ----
+
+  /** One registry transaction per commit, fenced by the registry (SPEC §5). */
+  private commit(fx: Extract<Effect, { t: 'commit' }>): 'ok' | 'fenced' | 'failed' {
+    const m = fx.mutation;
+    const reg = this.d.registry;
+    try {
+      let rev = reg.revision;
+      switch (m.t) {
+        case 'startEpoch':
+          // Committed by registry.startServer before the core booted; the fence says it is ours.
+          if (!reg.isWriter) return 'fenced';
+          break;
+        case 'insertTab':
+          rev = reg.insertTab(durableToRow(m.tab, Date.now())).revision;
+          break;
+        case 'retireTab':
+          rev = m.reason === 'closed' ? this.retireClosed(m.id) : this.retireExpired(m.id);
+          break;
+        case 'rename':
+          rev = reg.updateTab(m.id, { name: m.name, nameSource: 'user' }, { topology: true });
+          break;
+        case 'reorder':
+          rev = reg.reorderTabs(m.order);
+          break;
+        case 'update':
+          reg.updateTab(m.id, patchToRow(m.patch), { topology: false });
+          break;
+      }
+      if (rev !== fx.rev) this.d.log.warn('revision-mismatch', { count: rev - fx.rev });
+      return 'ok';
+    } catch (err) {
+      if (err instanceof FencedError) return 'fenced';
+      this.d.log.error('commit-failed', { op: m.t, code: errorCode(err) });
+      return 'failed';
+    }
+  }
+
+  /** Close (SPEC §9): the plan is made from one snapshot before anything is pruned; the tab, its
+   * records and its history entry change in one transaction; then its processes end. */
+  private retireClosed(tabId: string): number {
+    const tab = this.state.tabs[tabId];
+    const plan = this.io.planFor(tabId, 'user');
+    const at = Date.now();
+    const history: Omit<HistoryEntry, 'id'>[] = [];
+    const seen = new Set<string>();
+    for (const r of plan.history) {
+      if (seen.has(r.sessionId)) continue;
+      seen.add(r.sessionId);
+      history.push({ tabId, name: tab.name, agentKind: r.agentKind, sessionId: r.sessionId, cwd: r.cwd, reason: 'closed', at, command: tab.spec.command });
+    }
+    // Revoking is not forgetting: an agent session with no record left still goes to history.
+    if (tab.sessionId && !seen.has(tab.sessionId) && tab.spec.kind !== SHELL_KIND) {
+      history.push({ tabId, name: tab.name, agentKind: tab.spec.kind, sessionId: tab.sessionId, cwd: tab.spec.cwd, reason: 'closed', at, command: tab.spec.command });
+    }
+    const rev = this.d.registry.retireTab(tabId, { revoke: plan.revoke, history });
+    if (this.d.registry.getMeta('last_viewed_tab') === tabId) this.guarded(() => this.d.registry.setMeta('last_viewed_tab', ''));
+    const ending = this.io.endClosedTab(tabId, plan).finally(() => this.closesEnding.delete(tabId));
+    this.closesEnding.set(tabId, ending);
+    return rev;
+  }
+
+  /** A tab whose session can no longer resume leaves, its identity kept in history so the user
+   * can reopen it on purpose (SPEC §9). */
+  private retireExpired(tabId: string): number {
+    const tab = this.state.tabs[tabId];
+    const records = this.d.registry.listResumeRecordsOf(tabId);
+    const rev = this.d.registry.retireTab(tabId, {
+      revoke: records.map((r) => r.id),
+      history: [{ tabId, name: tab.name, agentKind: tab.spec.kind, sessionId: tab.sessionId, cwd: tab.spec.cwd, reason: 'expired', at: Date.now(), command: tab.spec.command }],
+    });
+    this.d.log.info('tab-to-history', { tab: tabId, reason: 'expired' });
+    return rev;
+  }
+
+  // ---- agents and resume records ----
+
+  private agentSpec(kind: string): AgentSpec | null {
+    if (kind === SHELL_KIND) return null;
+    return this.d.config.agents[kind] ?? null;
+  }
+
+  /** The one validator before every automatic resume (SPEC §9). */
+  private resumeVerdict(tabId: string, claims: { id: string; sessionId: string | null }[]) {
+    return validateResume(this.d.registry.listResumeRecordsOf(tabId), {
+      tabId,
+      now: Date.now(),
+      maxAgeMs: RESUME_RECORD_MAX_AGE_MS,
+      heldElsewhere: (sessionId) => sessionHolder(claims, sessionId, tabId) !== null,
+    });
+  }
+
+  /** The argv that resumes the tab's agent session, when a valid record allows it. */
+  private resumeCommand(tab: CoreTab): string[] | null {
+    const spec = this.agentSpec(tab.spec.kind);
+    if (!spec?.resume) return null;
+    const verdict = this.resumeVerdict(tab.id, Object.values(this.state.tabs));
+    if (!verdict.ok) return null;
+    return resumeArgv(spec, tab.spec.command ?? this.d.config.tabCommand, verdict.record.sessionId);
+  }
+
+  /** Suspended tabs that want to run but whose agent session's record expired (SPEC §9): the core
+   * moves them to history instead of starting them. */
+  private expiredResumes(rows: TabRow[]): string[] {
+    const claims = rows.map((r) => ({ id: r.id, sessionId: r.sessionId }));
+    return rows
+      .filter((r) => r.lifecycle === 'suspended' && r.desired === 'running' && r.sessionId && this.agentSpec(r.kind)?.resume)
+      .filter((r) => {
+        const verdict = this.resumeVerdict(r.id, claims);
+        return !verdict.ok && verdict.reason === 'expired';
+      })
+      .map((r) => r.id);
+  }
+
+  private spawnPlan(fx: Extract<Effect, { t: 'spawnHolder' }>): SpawnPlan {
+    const tab = this.state.tabs[fx.tabId];
+    const spec = this.agentSpec(tab.spec.kind);
+    const own = tab.spec.command ?? this.d.config.tabCommand;
+    const base = spec && !tab.spec.command ? startArgv(spec, own) : own;
+    const resumeCommand = this.resumeCommand(tab);
+    const o = fx.options;
+    return {
+      command: o.fresh || !resumeCommand ? base : resumeCommand,
+      resumeCommand,
+      agentKind: tab.spec.kind === SHELL_KIND ? null : tab.spec.kind,
+      cwd: existingDir(tab.spec.cwd),
+      env: sanitizeChildEnv(o.env ?? this.d.holderEnv),
+      umask: o.umask ?? 0o022,
+      cols: o.cols ?? 120,
+      rows: o.rows ?? 40,
+    };
+  }
+
+  /** Resume authority, written when the core says (SPEC §9). A running agent's holder learns
+   * the argv that resumes it, since it restarts crashed children on its own. */
+  private putResumeRecord(fx: Extract<Effect, { t: 'putResumeRecord' }>): void {
+    const tab = this.state.tabs[fx.tabId];
+    if (!tab || tab.spec.kind === SHELL_KIND) return;
+    if (fx.origin === 'quit' && !this.agentSpec(tab.spec.kind)?.resume) return;
+    this.guarded(() => {
+      this.d.registry.putResumeRecord({ tabId: tab.id, agentKind: tab.spec.kind, sessionId: fx.sessionId, cwd: tab.spec.cwd, name: tab.name, origin: fx.origin, capturedAt: Date.now(), command: tab.spec.command });
+      if (fx.origin === 'live' && tab.bound) this.io.sendRaw(tab.id, { t: 'setResume', epoch: this.d.epoch, command: this.resumeCommand(tab) });
+    });
+  }
+
+  /** The `live` records of running agents are captured again now and then, so a quit record's
+   * successor stays fresh; the holder's resume argv is refreshed alongside. */
+  private captureLiveRecords(): void {
+    for (const tab of Object.values(this.state.tabs)) {
+      if (!tab.bound || tab.reported?.lifecycle !== 'running' || !tab.sessionId || tab.spec.kind === SHELL_KIND) continue;
+      if (this.exited) return;
+      this.putResumeRecord({ t: 'putResumeRecord', epoch: this.state.epoch, tabId: tab.id, sessionId: tab.sessionId, origin: 'live' });
+    }
+  }
+
+  // ---- reboot ----
 
   /** A new boot (SPEC §9, §10): the previous tab set is not started; it moves to history, and
    * every agent session in it stays resumable (its records are kept). Whatever of it still runs
@@ -266,23 +407,23 @@ export class Server {
   private moveTabsToHistoryAfterReboot(): void {
     const rows = this.d.registry.listTabs();
     if (rows.length === 0) return;
-    const runtimes = rows.map(newRuntime);
-    const snapshot = snapshotProcesses();
-    for (const tab of runtimes) {
-      const plan = this.planFor(tab, 'cleanup', runtimes, snapshot);
-      void this.track(executeTermination({ ...plan, revoke: [], history: [] }, { graceMs: this.d.config.closeGraceMs }).then(() => undefined));
+    const processes = snapshotProcesses();
+    const claims = rows.map((r) => ({
+      tabId: r.id,
+      agent: r.kind !== SHELL_KIND,
+      bound: r.holderPid && r.holderStart ? [{ pid: r.holderPid, startTime: r.holderStart }] : [],
+      sessions: r.childPid ? [r.childPid] : [],
+    }));
+    for (const tab of claims) {
+      const plan = planRetirement({ tab, otherTabs: claims.filter((c) => c !== tab), processes, records: [], protectedPids: [process.pid, 1] }, 'cleanup');
+      void this.io.track(executeTermination({ ...plan, revoke: [], history: [] }, { graceMs: this.d.config.closeGraceMs }).then(() => undefined));
     }
     this.d.registry.moveAllTabsToHistory('reboot', Date.now(), (tab) => ({ agentKind: tab.kind, sessionId: tab.sessionId }));
     if (this.d.registry.getMeta('last_viewed_tab')) this.d.registry.setMeta('last_viewed_tab', '');
     this.d.log.info('reboot-history', { tabs: rows.length });
   }
 
-  private track(p: Promise<void>): Promise<void> {
-    const tracked = p.catch((err) => this.d.log.warn('termination-failed', { code: errorCode(err) }));
-    this.terminations.add(tracked);
-    void tracked.finally(() => this.terminations.delete(tracked));
-    return tracked;
-  }
+  // ---- clients ----
 
   private listen(): Promise<void> {
     const sock = this.d.paths.serverSock;
@@ -304,431 +445,6 @@ export class Server {
     });
   }
 
-  // ---- holders ----
-
-  private holderKey(tabId: string, inc: string): Buffer {
-    return deriveKey(this.d.secret, 'holder', tabId, inc);
-  }
-
-  /** Re-adopts a recorded holder only after verifying pid, start time, credential and
-   * incarnation (SPEC §4); a tab whose holder is gone is started afresh. */
-  private async adoptOrStart(tab: TabRuntime): Promise<void> {
-    const { row } = tab;
-    const alive = !!row.holderPid && !!row.holderStart && isSameProcess({ pid: row.holderPid, startTime: row.holderStart });
-    const recorded = recordedHolderAction({ ...row, alive });
-    if (recorded === 'adopt' && row.holderPid && row.holderStart && row.holderInc) {
-      try {
-        crashPoint('holder.adopt.before');
-        const conn = await connectHolder(this.d.paths.holderSock(row.id, row.holderInc), this.holderKey(row.id, row.holderInc));
-        const state = await firstState(conn);
-        if (state.holderPid !== row.holderPid || state.holderInc !== row.holderInc || state.tabId !== row.id) {
-          conn.close();
-          this.d.log.warn('adopt-mismatch', { tab: row.id });
-          this.markUnverifiable(tab);
-          return;
-        }
-        this.noteBound(tab, { pid: row.holderPid, startTime: row.holderStart });
-        this.bindLink(tab, conn, state);
-        crashPoint('holder.adopt.after');
-        this.d.log.info('adopted', { tab: row.id, holderPid: row.holderPid });
-        return;
-      } catch (err) {
-        // A live process we cannot verify is left untouched and reported (SPEC §4).
-        this.d.log.warn('adopt-unverifiable', { tab: row.id, code: errorCode(err) });
-        this.markUnverifiable(tab);
-        return;
-      }
-    }
-    if (row.holderPid) this.d.log.info('holder-gone', { tab: row.id });
-    if (recorded === 'adoptPending' && (await this.adoptPending(tab))) return;
-    // A resume is decided here: an agent tab whose record has expired is not started but moves
-    // to history (SPEC §9, host stop).
-    const resumesSession = !!this.agentSpec(tab)?.resume && !!row.sessionId && row.lifecycle === 'suspended';
-    const verdict = resumesSession && row.desired === 'running' ? this.resumeVerdict(tab) : null;
-    const next = startAction({ desired: row.desired, resumesSession, recordExpired: verdict !== null && !verdict.ok && verdict.reason === 'expired' });
-    if (next === 'toHistory') this.retireToHistory(tab, 'expired');
-    // Started in the background so that the server reports ready without waiting for spawns.
-    else if (next === 'start') void this.startHolder(tab);
-  }
-
-  /** Removes a tab whose session can no longer resume automatically, keeping its identity in
-   * history so the user can reopen it on purpose. */
-  private retireToHistory(tab: TabRuntime, reason: 'expired'): void {
-    const id = tab.row.id;
-    const records = this.d.registry.listResumeRecordsOf(id);
-    this.tabs.delete(id);
-    this.d.registry.retireTab(id, {
-      revoke: records.map((r) => r.id),
-      history: [{ tabId: id, name: tab.row.name, agentKind: tab.row.kind, sessionId: tab.row.sessionId, cwd: tab.row.cwd, reason, at: Date.now(), command: tab.row.command }],
-    });
-    this.d.log.info('tab-to-history', { tab: id, reason });
-  }
-
-  // ---- agents and resume records ----
-
-  private agentSpec(tab: TabRuntime): AgentSpec | null {
-    if (tab.row.kind === SHELL_KIND) return null;
-    return this.d.config.agents[tab.row.kind] ?? null;
-  }
-
-  /** What the tab runs when started fresh. */
-  private baseCommand(tab: TabRuntime): string[] {
-    const spec = this.agentSpec(tab);
-    const own = tab.row.command ?? this.d.config.tabCommand;
-    return spec && !tab.row.command ? startArgv(spec, own) : own;
-  }
-
-  /** The one validator before every automatic resume (SPEC §9). */
-  private resumeVerdict(tab: TabRuntime) {
-    const id = tab.row.id;
-    return validateResume(this.d.registry.listResumeRecordsOf(id), {
-      tabId: id,
-      now: Date.now(),
-      maxAgeMs: RESUME_RECORD_MAX_AGE_MS,
-      heldElsewhere: (sessionId) => sessionHolder(this.sessionClaims(), sessionId, tab.row.id) !== null,
-    });
-  }
-
-  /** The argv that resumes the tab's agent session, when a valid record allows it. */
-  private resumeCommand(tab: TabRuntime): string[] | null {
-    const spec = this.agentSpec(tab);
-    if (!spec?.resume) return null;
-    const verdict = this.resumeVerdict(tab);
-    if (!verdict.ok) return null;
-    return resumeArgv(spec, tab.row.command ?? this.d.config.tabCommand, verdict.record.sessionId);
-  }
-
-  /** Records (origin `live`) the session the tab's agent runs now. A closed or closing tab
-   * records nothing: no late report may recreate its resume authority (SPEC §9). */
-  private captureLive(tab: TabRuntime): void {
-    const { row } = tab;
-    if (!this.tabs.has(row.id) || tab.closing || tab.sleeping || !row.sessionId || row.kind === SHELL_KIND) return;
-    this.d.registry.putResumeRecord({ tabId: row.id, agentKind: row.kind, sessionId: row.sessionId, cwd: row.cwd, name: row.name, origin: 'live', capturedAt: Date.now(), command: row.command });
-  }
-
-  private captureLiveRecords(): void {
-    for (const tab of this.tabs.values()) {
-      if (tab.state?.lifecycle === 'running') {
-        try {
-          this.captureLive(tab);
-          // The holder restarts crashed children on its own; it resumes only what the validator
-          // allows now, so its resume argv is refreshed with every capture.
-          if (tab.row.sessionId) tab.link?.send({ t: 'setResume', epoch: this.d.epoch, command: this.resumeCommand(tab) });
-        } catch (err) {
-          if (err instanceof FencedError) return this.fenced();
-          this.d.log.warn('capture-failed', { tab: tab.row.id, code: errorCode(err) });
-        }
-      }
-    }
-  }
-
-  /** The child reported its agent session over the bridge: the tab now holds that session. */
-  private onAgentReport(tab: TabRuntime, state: HolderState): void {
-    const agent = state.agent;
-    if (!agent?.sessionId || !acceptsHolderReport(this.presence(tab))) return;
-    // A session another live tab holds stays that tab's: one session, one live tab (SPEC §9).
-    if (sessionHolder(this.sessionClaims(), agent.sessionId, tab.row.id)) return;
-    const kind = kindAfterAgentReport(tab.row.kind, agent.kind ?? null, Object.keys(this.d.config.agents));
-    if (tab.row.sessionId === agent.sessionId && tab.row.kind === kind) return;
-    this.d.registry.updateTab(tab.row.id, { sessionId: agent.sessionId, kind }, { topology: false });
-    tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
-    this.captureLive(tab);
-    tab.link?.send({ t: 'setResume', epoch: this.d.epoch, command: this.resumeCommand(tab) });
-  }
-
-  // ---- retirement ----
-
-  /** What the core's guards need of a tab; null once it is no longer a live tab here. */
-  private presence(tab: TabRuntime | undefined): TabPresence | null {
-    if (!tab || this.tabs.get(tab.row.id) !== tab) return null;
-    return { closing: tab.closing, ending: tab.sleeping || this.stopping };
-  }
-
-  /** Every live tab's agent session, for the one-session-one-tab guard (SPEC §9). */
-  private sessionClaims(): { id: string; sessionId: string | null; closing: boolean }[] {
-    return [...this.tabs.values()].map((t) => ({ id: t.row.id, sessionId: t.row.sessionId, closing: t.closing }));
-  }
-
-  private noteBound(tab: TabRuntime, ref: { pid: number | null; startTime: string | null }): void {
-    if (!ref.pid || !ref.startTime) return;
-    if (!tab.bound.some((b) => b.pid === ref.pid && b.startTime === ref.startTime)) tab.bound.push({ pid: ref.pid, startTime: ref.startTime });
-  }
-
-  private claimsOf(tab: TabRuntime): TabClaims {
-    const bound = [...tab.bound];
-    if (tab.row.holderPid && tab.row.holderStart) bound.push({ pid: tab.row.holderPid, startTime: tab.row.holderStart });
-    if (tab.state?.childPid && tab.state.childStart) bound.push({ pid: tab.state.childPid, startTime: tab.state.childStart });
-    const sessions = [tab.state?.childPid, tab.row.childPid, ...tab.bound.map((b) => b.pid)].filter((p): p is number => typeof p === 'number' && p > 0);
-    return { tabId: tab.row.id, agent: tab.row.kind !== SHELL_KIND || tab.state?.agent?.sessionId != null, bound, sessions: [...new Set(sessions)] };
-  }
-
-  /** One snapshot, taken before any state is pruned (SPEC §9). */
-  private planFor(tab: TabRuntime, reason: RetireReason, all: TabRuntime[] = [...this.tabs.values()], processes = snapshotProcesses()): RetirementPlan {
-    return planRetirement(
-      {
-        tab: this.claimsOf(tab),
-        otherTabs: all.filter((t) => t !== tab && t.row.id !== tab.row.id && !t.closing).map((t) => this.claimsOf(t)),
-        processes,
-        records: this.d.registry.listResumeRecords(),
-        protectedPids: [process.pid, 1],
-      },
-      reason,
-    );
-  }
-
-  /** Ends what the plan names: the holder is told to end its session gracefully, and the plan is
-   * carried out alongside (graceful signal, grace window, verified SIGKILL). Never blocks. */
-  private endProcesses(tab: TabRuntime, plan: RetirementPlan): Promise<void> {
-    const link = tab.link;
-    const inc = tab.row.holderInc;
-    const ending = `${tab.row.id}\n${inc}`;
-    if (inc) this.endingHolders.set(ending, { tabId: tab.row.id, inc });
-    crashPoint('holder.terminate.before');
-    link?.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
-    crashPoint('holder.terminate.after');
-    return this.track(
-      executeTermination(plan, { graceMs: this.d.config.closeGraceMs })
-        .then(() => {
-          link?.close();
-        })
-        .finally(() => {
-          this.endingHolders.delete(ending);
-        }),
-    );
-  }
-
-  /** A predecessor committed the pending incarnation but died before recording its pid: that
-   * holder may be running. It is adopted if it proves the incarnation's credential and its
-   * reported pid is a live process of this incarnation (its start time read from /proc). */
-  private async adoptPending(tab: TabRuntime): Promise<boolean> {
-    const { row } = tab;
-    let conn;
-    try {
-      conn = await connectHolder(this.d.paths.holderSock(row.id, row.holderInc!), this.holderKey(row.id, row.holderInc!));
-    } catch {
-      return false;
-    }
-    try {
-      const state = await firstState(conn);
-      const start = procStartTime(state.holderPid);
-      if (state.tabId !== row.id || state.holderInc !== row.holderInc || !start || !procEnvironHas(state.holderPid, HOLDER_INC_ENV, row.holderInc!)) {
-        conn.close();
-        return false;
-      }
-      this.d.registry.updateTab(row.id, { holderPid: state.holderPid, holderStart: start }, { topology: false });
-      tab.row = this.d.registry.getTab(row.id) ?? row;
-      this.bindLink(tab, conn, state);
-      this.d.log.info('adopted-pending', { tab: row.id, holderPid: state.holderPid });
-      return true;
-    } catch {
-      conn.close();
-      return false;
-    }
-  }
-
-  private markUnverifiable(tab: TabRuntime): void {
-    this.d.registry.updateTab(tab.row.id, { lifecycle: 'failed' }, { topology: false });
-    tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
-    this.broadcastStatus(tab);
-  }
-
-  private startHolder(tab: TabRuntime, opts: StartOptions = {}): Promise<void> {
-    if (tab.starting) return tab.starting;
-    // Queued behind other starts (tabsMaxConcurrentStarts); a tab retired while it waited starts nothing.
-    const start = () => (!this.tabs.has(tab.row.id) || tab.closing || tab.sleeping || this.stopping ? Promise.resolve() : this.doStartHolder(tab, opts));
-    const starting = this.startSlots.run(start).finally(() => {
-      tab.starting = null;
-      this.starts.delete(starting);
-    });
-    tab.starting = starting;
-    this.starts.add(starting);
-    return starting;
-  }
-
-  private async doStartHolder(tab: TabRuntime, opts: StartOptions): Promise<void> {
-    const { env, umask, size } = opts;
-    const id = tab.row.id;
-    const resumeCommand = this.resumeCommand(tab);
-    const inc = newIncarnation();
-    // The pending incarnation is committed before the spawn, so a crash between the two
-    // leaves an orphan that reconciliation can find (SPEC §15).
-    this.d.registry.updateTab(id, { holderInc: inc, holderPid: null, holderStart: null, childPid: null, lifecycle: 'starting', desired: 'running', lastExit: null }, { topology: false });
-    tab.row = this.d.registry.getTab(id)!;
-    tab.state = null;
-    this.broadcastStatus(tab);
-    const childEnv = sanitizeChildEnv(env ?? this.d.holderEnv);
-    const socketPath = this.d.paths.holderSock(id, inc);
-    try {
-      crashPoint('holder.spawn.before');
-      const spawned = await spawnHolder({
-        entry: this.d.entry,
-        env: { ...this.d.holderEnv, [HOLDER_TAB_ENV]: id, [HOLDER_INC_ENV]: inc, [HOLDER_PROFILE_ENV]: this.d.paths.stateDir },
-        init: {
-          tabId: id,
-          holderInc: inc,
-          epoch: this.d.epoch,
-          command: opts.fresh || !resumeCommand ? this.baseCommand(tab) : resumeCommand,
-          resumeCommand,
-          recoveryDir: this.d.paths.recoveryDir,
-          bridgeKey: deriveKey(this.d.secret, 'bridge', id, inc).toString('base64'),
-          bridgeSocketPath: this.d.paths.bridgeSock(id, inc),
-          agentKind: tab.row.kind === SHELL_KIND ? null : tab.row.kind,
-          stallNoticeMs: this.d.config.tabsStallNoticeSeconds * 1000,
-          unresponsiveRestartMs: this.d.testUnresponsiveMs ? this.d.testUnresponsiveMs * 4 : this.d.config.tabsUnresponsiveRestartSeconds * 1000,
-          unresponsiveMs: this.d.testUnresponsiveMs,
-          cwd: existingDir(tab.row.cwd),
-          env: childEnv,
-          cols: size?.cols ?? 120,
-          rows: size?.rows ?? 40,
-          scrollback: this.d.config.scrollbackLines,
-          umask: umask ?? 0o022,
-          socketPath,
-          holderKey: this.holderKey(id, inc).toString('base64'),
-          ticketKey: deriveKey(this.d.secret, 'ticket', id, inc).toString('base64'),
-          inputQueueBytes: this.d.config.inputQueueBytes,
-          logDir: this.d.paths.logsDir,
-          serverSocketPath: this.d.paths.serverSock,
-          writerLockPath: writerLockPath(this.d.paths.stateDir),
-          profile: this.d.paths.profile,
-        },
-      });
-      crashPoint('holder.spawn.after');
-      const start = procStartTime(spawned.pid);
-      if (this.d.testBindDelayMs) await delay(this.d.testBindDelayMs);
-      if (spawnOutcome(this.presence(tab), tab.row.holderInc, inc) === 'kill') {
-        // A spawn that completes after its tab was retired (or the host stopped) is killed
-        // before it is bound.
-        if (start) killVerified(spawned.pid, start);
-        if (spawned.childPid) killSession(spawned.childPid);
-        return;
-      }
-      this.noteBound(tab, { pid: spawned.pid, startTime: start });
-      this.d.registry.updateTab(id, { holderPid: spawned.pid, holderStart: start, childPid: spawned.childPid }, { topology: false });
-      tab.row = this.d.registry.getTab(id)!;
-      crashPoint('holder.bind.before');
-      const conn = await connectHolder(socketPath, this.holderKey(id, inc));
-      const state = await firstState(conn);
-      this.bindLink(tab, conn, state);
-      crashPoint('holder.bind.after');
-    } catch (err) {
-      if (err instanceof FencedError) return this.fenced();
-      this.d.log.error('holder-start-failed', { tab: id, code: errorCode(err) });
-      if (errorCode(err) === 'holder-timeout' && this.tabs.has(id) && !tab.closing && !tab.sleeping && !this.stopping && this.takeRestart(tab)) {
-        // It missed its PTY deadline and was killed; a replacement counts against the restart
-        // budget (SPEC §10). Started once this start has settled, so it is not joined to it.
-        setImmediate(() => void this.startHolder(tab));
-        return;
-      }
-      if (this.tabs.has(id) && !tab.closing && !tab.sleeping) {
-        this.d.registry.updateTab(id, { lifecycle: 'failed' }, { topology: false });
-        tab.row = this.d.registry.getTab(id) ?? tab.row;
-        this.broadcastStatus(tab);
-      }
-    }
-  }
-
-  private bindLink(tab: TabRuntime, conn: Connection, state: HolderState): void {
-    tab.link = conn;
-    // A transfer sent over an earlier link is moot: the holder's state says who controls it.
-    tab.transfer = null;
-    conn.send({ t: 'epoch', epoch: this.d.epoch });
-    this.applyHolderState(tab, state);
-    tab.lastHeard = Date.now();
-    tab.unanswered = 0;
-    conn.onMessage((msg) => {
-      const m = msg as { t: string; state?: HolderState };
-      if (tab.link === conn) {
-        tab.lastHeard = Date.now();
-        tab.unanswered = 0;
-      }
-      if (m.t === 'state' && m.state && tab.link === conn) this.applyHolderState(tab, m.state);
-    });
-    conn.onClose(() => {
-      if (tab.link !== conn) return;
-      tab.link = null;
-      void this.onHolderLost(tab);
-    });
-    // A controller recorded before a restart is re-sent so input keeps its fence.
-    if (state.controller.rev < tab.row.controllerRev) {
-      conn.send({ t: 'setController', epoch: this.d.epoch, clientId: null, rev: tab.row.controllerRev });
-    }
-  }
-
-  private applyHolderState(tab: TabRuntime, state: HolderState): void {
-    tab.state = state;
-    // A late state after a close or sleep changes nothing (SPEC §9).
-    if (!acceptsHolderReport(this.presence(tab))) return;
-    this.noteBound(tab, { pid: state.childPid, startTime: state.childStart });
-    this.onAgentReport(tab, state);
-    const lifecycle = state.lifecycle;
-    const patch: Partial<TabRow> = {
-      lifecycle,
-      childPid: state.childPid,
-      childInc: state.childInc,
-      lastExit: state.exit,
-    };
-    if (reportChangesRow(tab.row, state)) {
-      this.d.registry.updateTab(tab.row.id, patch, { topology: false });
-      tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
-    }
-    this.broadcastStatus(tab);
-  }
-
-  private async onHolderLost(tab: TabRuntime): Promise<void> {
-    // A holder drops a server whose epoch it has seen superseded: a fenced server stops here,
-    // never reconnects or restarts anything (SPEC §5).
-    for (let attempts = 0; ; attempts++) {
-      const { holderPid, holderStart, holderInc } = tab.row;
-      const action = afterLinkLoss({
-        writer: this.stillWriter(),
-        wanted: !this.stopping && !tab.closing && !tab.sleeping && this.tabs.has(tab.row.id),
-        linked: tab.link !== null,
-        holderAlive: !!holderPid && !!holderStart && !!holderInc && isLiveProcess({ pid: holderPid, startTime: holderStart }),
-        attempts,
-        maxAttempts: HOLDER_RECONNECT_ATTEMPTS,
-      });
-      if (action === 'nothing') return;
-      if (action === 'replace') break;
-      if (action === 'unverifiable') {
-        // Alive but unreachable: left untouched and reported (SPEC §4).
-        this.markUnverifiable(tab);
-        return;
-      }
-      if (attempts > 0) await delay(HOLDER_RECONNECT_DELAY_MS);
-      // The process lives: the connection broke, not the holder. Reconnect.
-      try {
-        const conn = await connectHolder(this.d.paths.holderSock(tab.row.id, holderInc!), this.holderKey(tab.row.id, holderInc!));
-        this.bindLink(tab, conn, await firstState(conn));
-        return;
-      } catch (err) {
-        this.d.log.warn('holder-reconnect-failed', { tab: tab.row.id, code: errorCode(err), attempt: attempts + 1 });
-      }
-    }
-    this.d.log.warn('holder-died', { tab: tab.row.id });
-    // The dead holder's PTY hung up its child's session; whatever ignored that is ended too,
-    // so a restart never leaves the previous incarnation's processes behind.
-    const childPid = tab.state?.childPid;
-    const childStart = tab.state?.childStart;
-    if (childPid && childStart && isSameProcess({ pid: childPid, startTime: childStart })) killSession(childPid);
-    if (tab.closing || tab.sleeping || !this.tabs.has(tab.row.id)) return;
-    if (!this.takeRestart(tab)) {
-      this.d.registry.updateTab(tab.row.id, { lifecycle: 'failed', holderPid: null, holderStart: null, childPid: null }, { topology: false });
-      tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
-      this.broadcastStatus(tab);
-      return;
-    }
-    await this.startHolder(tab);
-  }
-
-  /** Spends one holder restart of the tab's budget; false when the minute's budget is spent. */
-  private takeRestart(tab: TabRuntime): boolean {
-    const spent = spendHolderRestart(tab.holderRestarts, Date.now());
-    tab.holderRestarts = spent.times;
-    return spent.ok;
-  }
-
-  // ---- clients ----
-
   private accept(socket: net.Socket): void {
     const conn = new Connection(socket, controlSchema);
     acceptHandshake(conn, {
@@ -745,21 +461,21 @@ export class Server {
   }
 
   private addClient(conn: Connection): void {
-    const session: ClientSession = { id: '', conn, viewing: null, behind: false };
+    const session: ClientSession = { id: '', coreId: null, conn, behind: false };
     this.clients.set(conn, session);
-    this.idleSince = Date.now();
     conn.onClose(() => {
       this.clients.delete(conn);
-      this.idleSince = Date.now();
-      this.handOverControl(session);
+      for (const [reqId, open] of this.requests) if (open.session === session) this.requests.delete(reqId);
+      if (session.coreId) this.detach(session.coreId);
     });
     conn.onMessage((msg) => {
       const m = msg as Record<string, unknown> & { t: string };
       if (m.t === 'subscribe') {
         session.id = m.clientId as string;
+        this.attach(session, session.id);
         conn.send({
           t: 'snapshot',
-          rev: this.d.registry.revision,
+          rev: this.state.rev,
           epoch: this.d.epoch,
           serverPid: process.pid,
           tabs: this.tabInfos(),
@@ -767,123 +483,94 @@ export class Server {
           viewedTab: this.d.registry.getMeta('last_viewed_tab') ?? undefined,
         });
       } else if (m.t === 'request') {
-        void this.handleRequest(session, m.id as number, m.op as string, (m.args ?? {}) as Record<string, unknown>);
+        if (!session.coreId) this.attach(session, `cli${++this.anonymous}`);
+        this.handleRequest(session, m.id as number, m.op as string, (m.args ?? {}) as Record<string, unknown>);
       }
     });
   }
 
-  private async handleRequest(session: ClientSession, id: number, op: string, args: Record<string, unknown>): Promise<void> {
-    const reply = (result: unknown) => session.conn.send({ t: 'reply', id, ok: true, result: result ?? null, error: null });
+  private attach(session: ClientSession, coreId: string): void {
+    if (session.coreId === coreId) return;
+    if (session.coreId) this.detach(session.coreId);
+    session.coreId = coreId;
+    const n = this.coreClients.get(coreId) ?? 0;
+    this.coreClients.set(coreId, n + 1);
+    if (n === 0) this.feed({ t: 'clientAttached', clientId: coreId });
+  }
+
+  private detach(coreId: string): void {
+    const n = (this.coreClients.get(coreId) ?? 1) - 1;
+    if (n > 0) return void this.coreClients.set(coreId, n);
+    this.coreClients.delete(coreId);
+    this.feed({ t: 'clientGone', clientId: coreId });
+  }
+
+  private handleRequest(session: ClientSession, id: number, op: string, args: Record<string, unknown>): void {
     const fail = (error: ReplyError) => session.conn.send({ t: 'reply', id, ok: false, result: null, error });
     try {
       const handler = this.ops[op];
       if (!handler) return fail({ code: 'unknown-op', message: `Unknown request "${op}".` });
-      const result = await handler(session, args);
-      if (result && typeof result === 'object' && 'error' in result) fail((result as { error: ReplyError }).error);
-      else reply(result);
+      const outcome = handler(session, args);
+      if ('error' in outcome) return fail(outcome.error);
+      if ('result' in outcome) return session.conn.send({ t: 'reply', id, ok: true, result: outcome.result ?? null, error: null });
+      const reqId = this.nextReqId++;
+      this.requests.set(reqId, { session, id, op, args, name: outcome.name });
+      this.feed({ t: 'request', clientId: session.coreId!, reqId, req: outcome.req });
+      // A request the core did not take (the server stopped meanwhile) has nobody to answer it.
+      if (this.exited) this.requests.delete(reqId);
     } catch (err) {
       if (err instanceof FencedError) {
         fail({ code: 'fenced', message: 'This a1 server was replaced; nothing was changed.' });
-        return this.fenced();
+        return this.feed({ t: 'fenced' });
       }
       this.d.log.error('request-failed', { op, code: errorCode(err) });
       fail({ code: errorCode(err), message: 'The server could not complete the request.' });
     }
   }
 
-  private readonly ops: Record<string, (s: ClientSession, a: Record<string, unknown>) => Promise<unknown> | unknown> = {
-    create: (_s, a) => this.createTab(a),
+  /** Each op is answered at once (a query, a refused argument) or handed to the core. */
+  private readonly ops: Record<string, (s: ClientSession, a: Record<string, unknown>) => Outcome> = {
+    create: (_s, a) => this.createRequest(a),
     ensureTab: (_s, a) => {
-      if (this.tabs.size === 0) return this.createTab(a);
+      const tabs = orderedIds(this.state.tabs);
+      if (tabs.length === 0) return this.createRequest(a);
       const last = this.d.registry.getMeta('last_viewed_tab');
-      const id = last && this.tabs.has(last) ? last : this.orderedTabs()[0].row.id;
-      return { tabId: id };
+      return { result: { tabId: last && this.state.tabs[last] ? last : tabs[0] } };
     },
-    view: (s, a) => this.view(s, String(a.tabId), a),
-    close: (_s, a) => this.staleRevision(a) ?? this.closeTab(String(a.tabId), a.wait === true),
-    sleep: (_s, a) => this.sleepTab(String(a.tabId)),
-    restart: (_s, a) => this.restartTab(String(a.tabId), a.fresh === true, a.force === true),
     openSession: (_s, a) => this.openSession(a),
-    sessions: () => ({ sessions: this.pastSessions() }),
-    rename: (_s, a) => this.staleRevision(a) ?? this.renameTab(String(a.tabId), String(a.name ?? '')),
-    reorder: (_s, a) => this.staleRevision(a) ?? this.reorderTab(String(a.tabId), Number(a.toIndex)),
-    busy: (_s, a) => this.busy(String(a.tabId)),
-    claim: (s, a) => this.claim(s, String(a.tabId), a.force === true),
-    list: () => ({ server: { pid: process.pid, epoch: this.d.epoch }, tabs: this.listing() }),
-    hostStatus: () => this.hostStatus(),
-    hostStop: () => this.hostStop(),
+    view: (_s, a) => {
+      const tabId = String(a.tabId);
+      if (this.state.tabs[tabId]) this.d.registry.setMeta('last_viewed_tab', tabId);
+      return { req: { op: 'view', tabId } };
+    },
+    close: (_s, a) => ({ req: { op: 'close', tabId: String(a.tabId), expectedRev: expectedRev(a) } }),
+    sleep: (_s, a) => {
+      const tab = this.state.tabs[String(a.tabId)];
+      if (tab && !this.agentSpec(tab.spec.kind)?.resume && tab.lifecycle !== 'suspended') return NOT_RESUMABLE;
+      return { req: { op: 'sleep', tabId: String(a.tabId) } };
+    },
+    restart: (_s, a) => ({ req: { op: 'restart', tabId: String(a.tabId), fresh: a.fresh === true, force: a.force === true } }),
+    rename: (_s, a) => {
+      const verdict = validateTabName(String(a.name ?? ''));
+      if (!verdict.ok) return { error: { code: 'invalid-name', message: verdict.reason } };
+      return { req: { op: 'rename', tabId: String(a.tabId), name: verdict.name, expectedRev: expectedRev(a) }, name: verdict.name };
+    },
+    reorder: (_s, a) => ({ req: { op: 'reorder', tabId: String(a.tabId), toIndex: Number(a.toIndex), expectedRev: expectedRev(a) } }),
+    claim: (_s, a) => ({ req: { op: 'claim', tabId: String(a.tabId), force: a.force === true } }),
+    hostStop: () => ({ req: { op: 'hostStop' } }),
+    sessions: () => ({ result: { sessions: this.pastSessions() } }),
+    busy: (_s, a) => ({ result: this.busy(String(a.tabId)) }),
+    list: () => ({ result: { server: { pid: process.pid, epoch: this.d.epoch }, tabs: this.listing() } }),
+    hostStatus: () => ({ result: this.hostStatus() }),
   };
 
-  private orderedTabs(): TabRuntime[] {
-    return [...this.tabs.values()].sort((a, b) => a.row.ord - b.row.ord);
-  }
-
-  /** Mutations carry the revision their sender saw; a mutation against an older one is refused
-   * whole with a typed conflict (SPEC §6), so two clients racing on one revision get one winner. */
-  private staleRevision(a: Record<string, unknown>): { error: ReplyError } | null {
-    if (!isStaleRevision(typeof a.expectedRev === 'number' ? a.expectedRev : undefined, this.d.registry.revision)) return null;
-    return { error: { code: 'conflict', message: 'The tabs changed meanwhile; nothing was changed.' } };
-  }
-
-  private renameTab(tabId: string, raw: string): unknown {
-    const tab = this.tabs.get(tabId);
-    if (!tab) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
-    const verdict = validateTabName(raw);
-    if (!verdict.ok) return { error: { code: 'invalid-name', message: verdict.reason } };
-    const rev = this.d.registry.updateTab(tabId, { name: verdict.name, nameSource: 'user' }, { topology: true });
-    tab.row = this.d.registry.getTab(tabId) ?? tab.row;
-    this.broadcast({ t: 'tab', rev, tab: this.tabInfo(tab) });
-    return { name: verdict.name };
-  }
-
-  private reorderTab(tabId: string, toIndex: number): unknown {
-    const plan = reorderPlan(this.orderedTabs().map((t) => t.row.id), tabId, toIndex);
-    if (plan.t === 'noTab') return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
-    if (plan.t === 'badIndex') return { error: { code: 'bad-index', message: 'That position is outside the strip.' } };
-    if (plan.t === 'unchanged') return { rev: this.d.registry.revision };
-    const rev = this.d.registry.reorderTabs(plan.order);
-    for (const t of this.tabs.values()) t.row = this.d.registry.getTab(t.row.id) ?? t.row;
-    this.broadcast({ t: 'tabs', rev, tabs: this.tabInfos() });
-    return { rev };
-  }
-
-  /** Whether closing the tab would stop work: a foreground job runs in its PTY (the terminal's
-   * foreground process group is not the child's own), a process-level fact, not a screen read. */
-  private busy(tabId: string): unknown {
-    const tab = this.tabs.get(tabId);
-    if (!tab) return { busy: false };
-    const childPid = tab.state?.childPid;
-    const childStart = tab.state?.childStart;
-    if (!childPid || !childStart || !isSameProcess({ pid: childPid, startTime: childStart })) return { busy: false };
-    const fg = foregroundGroupOf(childPid);
-    return { busy: fg !== null && fg > 0 && fg !== childPid };
-  }
-
-  /** Take control of a tab (Alt+Enter), or claim it only if nobody controls it. */
-  private async claim(session: ClientSession, tabId: string, force: boolean): Promise<unknown> {
-    const tab = this.tabs.get(tabId);
-    if (!tab || !tab.link) return { error: { code: 'no-tab', message: 'That tab is not running.' } };
-    const current = this.controllerOf(tab);
-    if (current === session.id) return { controller: true };
-    if (!controlOnRequest(force ? 'claim' : 'view', current, this.views(current, tabId), session.id)) return { controller: false };
-    await this.setController(tab, session.id);
-    return { controller: true };
-  }
-
-  private async createTab(a: Record<string, unknown>, session?: { sessionId: string; kind: string; name: string | null }): Promise<unknown> {
-    const stale = this.staleRevision(a);
-    if (stale) return stale;
+  private createRequest(a: Record<string, unknown>, session?: { sessionId: string; kind: string; name: string | null }): Outcome {
     let kind = SHELL_KIND;
     if (session) kind = session.kind;
     else if (typeof a.agent === 'string' && a.agent !== '') {
       if (!this.d.config.agents[a.agent]) return { error: { code: 'unknown-agent', message: `"${a.agent}" is not an agent kind in the config.` } };
       kind = a.agent;
     }
-    // An opened session's hold was checked by openSession, the caller.
-    if (createAction(false, this.tabs.size, this.d.config.tabsMax) === 'full') {
-      return { error: { code: 'tabs-max', message: `The tab limit of ${this.d.config.tabsMax} is reached; close a tab to open another.` } };
-    }
-    const cwd = typeof a.cwd === 'string' ? a.cwd : process.cwd();
     const command = Array.isArray(a.command) && a.command.length > 0 ? (a.command as unknown[]).map(String) : null;
     let userName = '';
     if (typeof a.name === 'string' && a.name.length > 0) {
@@ -891,46 +578,30 @@ export class Server {
       if (!verdict.ok) return { error: { code: 'invalid-name', message: verdict.reason } };
       userName = verdict.name;
     }
-    const name = userName || session?.name || defaultTabName(this.orderedTabs().map((t) => t.row.name));
-    const { tab: row, revision } = this.d.registry.insertTab({
-      id: newId('tab'),
-      kind,
-      sessionId: session?.sessionId ?? null,
+    const name = userName || session?.name || defaultTabName(orderedIds(this.state.tabs).map((id) => this.state.tabs[id].name));
+    const env = a.env && typeof a.env === 'object' ? sanitizeChildEnv(a.env as NodeJS.ProcessEnv) : undefined;
+    const req: Request = {
+      op: 'create',
       name,
-      nameSource: userName ? 'user' : 'default',
-      cwd,
-      command,
-      desired: 'running',
-      lifecycle: 'starting',
-      holderPid: null,
-      holderStart: null,
-      holderInc: null,
-      childPid: null,
-      childInc: null,
-      controllerRev: 0,
-      lastExit: null,
-      createdAt: Date.now(),
-      viewedAt: null,
-    });
-    const tab = newRuntime(row);
-    this.tabs.set(row.id, tab);
-    // An opened session is this tab's from the start: recorded before the tab accepts input.
-    if (session) this.captureLive(tab);
-    this.broadcast({ t: 'tab', rev: revision, tab: this.tabInfo(tab) });
-    const env = a.env && typeof a.env === 'object' ? (a.env as NodeJS.ProcessEnv) : undefined;
-    const umask = typeof a.umask === 'number' ? a.umask : undefined;
-    const size = typeof a.cols === 'number' && typeof a.rows === 'number' ? { cols: a.cols, rows: a.rows } : undefined;
-    void this.startHolder(tab, { env, umask, size });
-    return { tabId: row.id };
+      sessionId: session?.sessionId ?? null,
+      expectedRev: expectedRev(a),
+      spec: { kind, cwd: typeof a.cwd === 'string' ? a.cwd : process.cwd(), command, nameSource: userName ? 'user' : 'default' },
+      start: {
+        env,
+        umask: typeof a.umask === 'number' ? a.umask : undefined,
+        ...(typeof a.cols === 'number' && typeof a.rows === 'number' ? { cols: a.cols, rows: a.rows } : {}),
+      },
+    };
+    return { req };
   }
 
-  /** `a1 --session`: focus the live tab that holds the session, or open it in a new tab. One
-   * agent session is held by at most one live tab (SPEC §9). */
-  private async openSession(a: Record<string, unknown>): Promise<unknown> {
+  /** `a1 --session`: focus the live tab that holds the session (the core's rule), or open it in
+   * a new tab. */
+  private openSession(a: Record<string, unknown>): Outcome {
     const sessionId = typeof a.sessionId === 'string' ? a.sessionId : '';
     if (!sessionId) return { error: { code: 'bad-session', message: 'Name a session id.' } };
-    const held = sessionHolder(this.sessionClaims(), sessionId);
-    if (held) return { tabId: held.id, focused: true };
+    const held = sessionHolder(Object.values(this.state.tabs), sessionId);
+    if (held) return { result: { tabId: held.id, focused: true } };
     const record = this.d.registry.listResumeRecords().filter((r) => r.sessionId === sessionId).at(-1);
     const past = this.d.registry.listHistory().find((h) => h.sessionId === sessionId);
     const kind = (typeof a.agent === 'string' && a.agent) || record?.agentKind || past?.agentKind || null;
@@ -942,15 +613,92 @@ export class Server {
     if (!command && this.d.config.agents[kind].resume!.includes('{command}')) {
       return { error: { code: 'unknown-program', message: `a1 does not know which program ran session "${sessionId}".` } };
     }
-    return this.createTab({ ...a, cwd, command, name: undefined }, { sessionId, kind, name: record?.name ?? past?.name ?? null });
+    return this.createRequest({ ...a, cwd, command, name: undefined }, { sessionId, kind, name: record?.name ?? past?.name ?? null });
+  }
+
+  /** The core's answer, in the protocol's shape. */
+  private answer(reqId: number, r: Reply): void {
+    const open = this.requests.get(reqId);
+    if (!open) return;
+    this.requests.delete(reqId);
+    const { session, id, op } = open;
+    const send = (result: unknown) => session.conn.send({ t: 'reply', id, ok: true, result: result ?? null, error: null });
+    if (!r.ok) return void session.conn.send({ t: 'reply', id, ok: false, result: null, error: this.refusal(op, r.code) });
+    switch (op) {
+      case 'create':
+      case 'ensureTab':
+      case 'openSession':
+        return send(r.focused ? { tabId: r.tabId, focused: true } : { tabId: r.tabId });
+      case 'view':
+        return send(this.ticket(session, String(open.args.tabId), r.holderInc!));
+      case 'claim':
+        return send({ controller: r.controller === true });
+      case 'close': {
+        const ending = open.args.wait === true && r.closed ? this.closesEnding.get(String(open.args.tabId)) : undefined;
+        if (ending) return void ending.then(() => send({ closed: true }));
+        return send({ closed: r.closed === true });
+      }
+      case 'sleep':
+        return send({ asleep: true });
+      case 'restart':
+        return send({ restarted: r.restarted === true });
+      case 'rename':
+        return send({ name: open.name, rev: r.rev });
+      case 'reorder':
+        return send({ rev: r.rev });
+      case 'hostStop':
+        // Answered once every process of the stopped tabs has ended.
+        return void this.afterStop.push(() => send({ stopped: r.stopped }));
+      default:
+        return send(r);
+    }
+  }
+
+  private refusal(op: string, code: Extract<Reply, { ok: false }>['code']): ReplyError {
+    switch (code) {
+      case 'conflict':
+        return { code, message: 'The tabs changed meanwhile; nothing was changed.' };
+      case 'no-tab':
+        return { code, message: op === 'claim' ? 'That tab is not running.' : 'That tab no longer exists.' };
+      case 'unavailable':
+        if (this.state.phase !== 'serving') return { code: 'unavailable', message: 'The a1 server is stopping.' };
+        if (op === 'claim') return { code: 'no-tab', message: 'That tab is not running.' };
+        return { code: 'holder-unavailable', message: 'The tab is not running.' };
+      case 'write-failed':
+        return { code, message: 'The registry could not be written; nothing was changed.' };
+      case 'bad-index':
+        return { code, message: 'That position is outside the strip.' };
+      case 'not-resumable':
+        return NOT_RESUMABLE.error;
+      case 'tabs-max':
+        return { code, message: `The tab limit of ${this.d.config.tabsMax} is reached; close a tab to open another.` };
+    }
+  }
+
+  /** A ticket for the tab's holder (SPEC §15). */
+  private ticket(session: ClientSession, tabId: string, inc: string): unknown {
+    const ticketKey = deriveKey(this.d.secret, 'ticket', tabId, inc);
+    const ticket = makeTicket(ticketKey, { clientId: session.id || session.coreId!, tabId, holderInc: inc, expiresAt: Date.now() + TICKET_TTL_MS });
+    return { ticket, proofKey: ticketProofKey(ticketKey, ticket).toString('base64'), socketPath: this.d.paths.holderSock(tabId, inc), holderInc: inc };
+  }
+
+  // ---- queries ----
+
+  /** Whether closing the tab would stop work: a foreground job runs in its PTY (the terminal's
+   * foreground process group is not the child's own), a process-level fact, not a screen read. */
+  private busy(tabId: string): { busy: boolean } {
+    const st = this.state.tabs[tabId] ? this.io.stateOf(tabId) : null;
+    if (!st?.childPid || !st.childStart || !isSameProcess({ pid: st.childPid, startTime: st.childStart })) return { busy: false };
+    const fg = foregroundGroupOf(st.childPid);
+    return { busy: fg !== null && fg > 0 && fg !== st.childPid };
   }
 
   /** Sessions no live tab holds (records of gone tabs, and history), newest first, one each. */
   private pastSessions(): { sessionId: string; agent: string; name: string; cwd: string; state: string }[] {
-    const held = new Set([...this.tabs.values()].map((t) => t.row.sessionId).filter(Boolean));
+    const held = new Set(Object.values(this.state.tabs).map((t) => t.sessionId).filter(Boolean));
     const out = new Map<string, { sessionId: string; agent: string; name: string; cwd: string; state: string; at: number }>();
     for (const r of this.d.registry.listResumeRecords()) {
-      if (held.has(r.sessionId) || this.tabs.has(r.tabId)) continue;
+      if (held.has(r.sessionId) || this.state.tabs[r.tabId]) continue;
       const seen = out.get(r.sessionId);
       if (!seen || seen.at < r.capturedAt) out.set(r.sessionId, { sessionId: r.sessionId, agent: r.agentKind, name: r.name, cwd: r.cwd, state: r.origin, at: r.capturedAt });
     }
@@ -961,250 +709,50 @@ export class Server {
     return [...out.values()].sort((a, b) => b.at - a.at).slice(0, PAST_SESSIONS_LISTED).map(({ at: _at, ...rest }) => rest);
   }
 
-  /** Checkpoint and stop (SPEC §9): a `sleep` record, then the processes end; the tab stays. */
-  private async sleepTab(tabId: string): Promise<unknown> {
-    const tab = this.tabs.get(tabId);
-    const action = sleepAction({
-      present: !!tab && !tab.closing,
-      asleep: !!tab && (tab.sleeping || tab.row.lifecycle === 'suspended'),
-      resumable: !!tab && !!this.agentSpec(tab)?.resume && !!tab.row.sessionId,
-    });
-    if (action === 'noTab' || !tab) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
-    if (action === 'alreadyAsleep') return { asleep: true };
-    if (action === 'notResumable') return { error: { code: 'not-resumable', message: 'This tab cannot sleep: it has no agent session to resume.' } };
-    if (tab.starting) await tab.starting.catch(() => undefined);
-    const { row } = tab;
-    this.d.registry.putResumeRecord({ tabId, agentKind: row.kind, sessionId: row.sessionId!, cwd: row.cwd, name: row.name, origin: 'sleep', capturedAt: Date.now(), command: row.command });
-    const plan = this.planFor(tab, 'cleanup');
-    tab.sleeping = true;
-    this.d.registry.updateTab(tabId, { lifecycle: 'suspended', desired: 'stopped', holderPid: null, holderStart: null, childPid: null }, { topology: false });
-    tab.row = this.d.registry.getTab(tabId) ?? tab.row;
-    tab.state = null;
-    // Clients learn the tab sleeps before its holder goes, so none of them rebinds to it.
-    this.broadcastStatus(tab);
-    await this.endProcesses(tab, { ...plan, revoke: [], history: [] });
-    tab.link = null;
-    return { asleep: true };
-  }
-
-  /** Viewing a sleeping tab (or typing into it) resumes its agent session. */
-  private wake(tab: TabRuntime): void {
-    if (!wakes({ asleep: tab.sleeping || tab.row.lifecycle === 'suspended', starting: !!tab.starting, linked: !!tab.link })) return;
-    tab.sleeping = false;
-    tab.holderRestarts = [];
-    // The checkpoint is spent: from here the running agent's `live` record is its authority,
-    // so an old sleep record cannot outlive a later quit record's expiry.
-    const sleepRecords = this.d.registry.listResumeRecordsOf(tab.row.id).filter((r) => r.origin === 'sleep');
-    this.captureLive(tab);
-    // Desired running is committed before the checkpoint is spent: a crash in between resumes the
-    // tab at the next start instead of leaving it asleep with only an expiring record.
-    this.d.registry.updateTab(tab.row.id, { desired: 'running' }, { topology: false });
-    tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
-    if (sleepRecords.length > 0) this.d.registry.deleteResumeRecords(sleepRecords.map((r) => r.id));
-    void this.startHolder(tab);
-  }
-
-  /** `r` or `f` on an exited or failed tab; `force` (/restart) also restarts a running one. */
-  private restartTab(tabId: string, fresh: boolean, force = false): unknown {
-    const tab = this.tabs.get(tabId);
-    if (!tab || tab.closing) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
-    const action = restartAction({
-      linked: !!tab.link,
-      starting: !!tab.starting,
-      lifecycle: tab.state?.lifecycle ?? tab.row.lifecycle,
-      suspended: tab.row.lifecycle === 'suspended',
-      force,
-    });
-    if (action === 'restartRunningChild') tab.link?.send({ t: 'restartChild', epoch: this.d.epoch, fresh, force: true });
-    else if (action === 'restartChild') tab.link?.send({ t: 'restartChild', epoch: this.d.epoch, fresh });
-    else if (action === 'startHolder') {
-      // A restart the user asked for starts a new budget.
-      tab.holderRestarts = [];
-      void this.startHolder(tab, { fresh });
-    }
-    return { restarted: action !== 'none' };
-  }
-
-  /** A client views a tab: it becomes the controller when nobody controls the tab, and gets
-   * a ticket for the tab's holder (SPEC §15). */
-  private async view(session: ClientSession, tabId: string, a: Record<string, unknown>): Promise<unknown> {
-    const tab = this.tabs.get(tabId);
-    if (!tab) return { error: { code: 'no-tab', message: 'That tab no longer exists.' } };
-    const previous = session.viewing;
-    session.viewing = tabId;
-    if (previous && previous !== tabId) this.releaseControl(session, previous);
-    this.d.registry.setMeta('last_viewed_tab', tabId);
-    this.wake(tab);
-    const deadline = Date.now() + VIEW_WAIT_MS;
-    while (!tab.link && Date.now() < deadline) {
-      if (tab.starting) await Promise.race([tab.starting, delay(250)]);
-      else if (tab.row.lifecycle === 'failed') break;
-      else await delay(50);
-    }
-    if (!tab.link || !tab.row.holderInc) return { error: { code: 'holder-unavailable', message: 'The tab is not running.' } };
-    const current = this.controllerOf(tab);
-    if (controlOnRequest(a.takeControl === true ? 'claim' : 'view', current, this.views(current, tabId), session.id)) await this.setController(tab, session.id);
-    const inc = tab.row.holderInc;
-    const ticketKey = deriveKey(this.d.secret, 'ticket', tabId, inc);
-    const ticket = makeTicket(ticketKey, {
-      clientId: session.id,
-      tabId,
-      holderInc: inc,
-      expiresAt: Date.now() + TICKET_TTL_MS,
-    });
-    return { ticket, proofKey: ticketProofKey(ticketKey, ticket).toString('base64'), socketPath: this.d.paths.holderSock(tabId, inc), holderInc: inc };
-  }
-
-  /** The tab's controller as it will be once the transfer in flight lands (the core's rule). */
-  private controllerOf(tab: TabRuntime): string | null {
-    return tab.transfer ? tab.transfer.clientId : (tab.state?.controller.clientId ?? null);
-  }
-
-  /** Whether `clientId` is attached and viewing the tab. */
-  private views(clientId: string | null, tabId: string): boolean {
-    return clientId !== null && [...this.clients.values()].some((c) => c.id === clientId && c.viewing === tabId);
-  }
-
-  /** Controller transfer is ordered by the holder; the revision is committed after its ack. */
-  private setController(tab: TabRuntime, clientId: string | null): Promise<void> {
-    const link = tab.link;
-    if (!link) return Promise.resolve();
-    const rev = nextControllerRev(tab.state?.controller.rev ?? 0, tab.transfer?.rev ?? null, tab.row.controllerRev);
-    tab.transfer = { clientId, rev };
-    return new Promise((resolve) => {
-      const settle = () => {
-        if (tab.transfer?.rev === rev) tab.transfer = null;
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        off?.();
-        settle();
-      }, 2_000);
-      const off = link.onMessage((msg) => {
-        const m = msg as { t: string; rev?: number };
-        if (m.t === 'controllerSet' && m.rev === rev) {
-          clearTimeout(timer);
-          off?.();
-          if (this.tabs.has(tab.row.id)) {
-            this.d.registry.updateTab(tab.row.id, { controllerRev: rev }, { topology: false });
-            tab.row = this.d.registry.getTab(tab.row.id) ?? tab.row;
-          }
-          if (tab.state) tab.state = { ...tab.state, controller: { clientId, rev } };
-          settle();
-        }
-      });
-      crashPoint('holder.setController.before');
-      link.send({ t: 'setController', epoch: this.d.epoch, clientId, rev });
-      crashPoint('holder.setController.after');
-    });
-  }
-
-  private handOverControl(gone: ClientSession): void {
-    for (const tab of this.tabs.values()) this.releaseControl(gone, tab.row.id);
-  }
-
-  /** A client that stops viewing a tab stops controlling it: control passes to another client
-   * viewing it, or to nobody, so the next client that types takes it. */
-  private releaseControl(session: ClientSession, tabId: string): void {
-    const tab = this.tabs.get(tabId);
-    if (!tab || this.controllerOf(tab) !== session.id) return;
-    const viewers = [...this.clients.values()].filter((c) => c !== session && c.id && c.viewing === tabId).map((c) => c.id);
-    const next = controlHandover(session.id, viewers);
-    if (next !== undefined) void this.setController(tab, next);
-  }
-
-  /** Close (SPEC §9): the plan is made from one snapshot before anything is pruned; the tab,
-   * its records and its history entry change in one transaction; every client loses the tab at
-   * once; the processes end asynchronously. A second close finds nothing and does nothing. */
-  private closeTab(tabId: string, wait: boolean): unknown {
-    const tab = this.tabs.get(tabId);
-    if (!tab || closeOutcome(this.presence(tab)) === 'noop') return { closed: false };
-    const plan = this.planFor(tab, 'user');
-    tab.closing = true;
-    this.tabs.delete(tabId);
-    const at = Date.now();
-    const history: Omit<HistoryEntry, 'id'>[] = [];
-    const seen = new Set<string>();
-    for (const r of plan.history) {
-      if (seen.has(r.sessionId)) continue;
-      seen.add(r.sessionId);
-      history.push({ tabId, name: tab.row.name, agentKind: r.agentKind, sessionId: r.sessionId, cwd: r.cwd, reason: 'closed', at, command: tab.row.command });
-    }
-    // Revoking is not forgetting: an agent session with no record left still goes to history.
-    if (tab.row.sessionId && !seen.has(tab.row.sessionId) && tab.row.kind !== SHELL_KIND) {
-      history.push({ tabId, name: tab.row.name, agentKind: tab.row.kind, sessionId: tab.row.sessionId, cwd: tab.row.cwd, reason: 'closed', at, command: tab.row.command });
-    }
-    const rev = this.d.registry.retireTab(tabId, { revoke: plan.revoke, history });
-    if (this.d.registry.getMeta('last_viewed_tab') === tabId) this.d.registry.setMeta('last_viewed_tab', '');
-    this.broadcast({ t: 'tabRemoved', rev, id: tabId });
-    const ended = this.endProcesses(tab, plan);
-    return wait ? ended.then(() => ({ closed: true })) : { closed: true };
-  }
-
-  private async hostStop(): Promise<unknown> {
-    // A shell tab's stop commits nothing before its processes end, so the fence is checked first.
-    if (!this.stillWriter()) return { error: { code: 'fenced', message: 'This a1 server was replaced; nothing was changed.' } };
-    this.stopping = true;
-    this.broadcast({ t: 'hostStopping' });
-    const tabs = [...this.tabs.values()];
-    // Spawns in flight end themselves once they see `stopping`, a closed tab's too; wait for them.
-    await Promise.all([...this.starts].map((p) => p.catch(() => undefined)));
-    const snapshot = snapshotProcesses();
-    const running = tabs.filter((t) => !t.sleeping && t.row.lifecycle !== 'suspended');
-    for (const t of running) {
-      // Resumable agents get a `quit` record: the next start resumes them (SPEC §9, host stop).
-      const { row } = t;
-      if (row.sessionId && this.agentSpec(t)?.resume) {
-        this.d.registry.putResumeRecord({ tabId: row.id, agentKind: row.kind, sessionId: row.sessionId, cwd: row.cwd, name: row.name, origin: 'quit', capturedAt: Date.now(), command: row.command });
-      }
-    }
-    const plans = running.map((t) => ({ tab: t, plan: this.planFor(t, 'cleanup', tabs, snapshot) }));
-    for (const t of running) t.sleeping = true; // their ends are intended
-    await Promise.all([...plans.map(({ tab, plan }) => this.endProcesses(tab, { ...plan, revoke: [], history: [] })), ...this.terminations]);
-    for (const t of running) {
-      // Kept as desired state: the next start restores the tab set (SPEC §9, host stop).
-      this.d.registry.updateTab(t.row.id, { holderPid: null, holderStart: null, childPid: null, lifecycle: 'suspended' }, { topology: false });
-    }
-    setTimeout(() => this.shutdown(0), 50);
-    return { stopped: tabs.length };
-  }
-
   private hostStatus(): unknown {
     return {
       pid: process.pid,
       version: VERSION,
       epoch: this.d.epoch,
       uptimeMs: Date.now() - this.startedAt,
-      tabCount: this.tabs.size,
+      tabCount: Object.keys(this.state.tabs).length,
       clients: [...this.clients.values()].filter((c) => c.id).length,
       profile: this.d.paths.profile,
       socket: this.d.paths.serverSock,
       logs: this.d.paths.logsDir,
       crashRecords: this.d.paths.crashDir,
       registry: this.d.paths.registryFile,
-      orphans: this.orphanReport,
+      orphans: this.io.orphanReport,
       ...this.d.diag?.(),
     };
   }
 
-  // ---- topology broadcast ----
+  private orderedTabs(): CoreTab[] {
+    return orderedIds(this.state.tabs).map((id) => this.state.tabs[id]);
+  }
 
-  private tabInfo(tab: TabRuntime): TabInfo {
-    const r = tab.row;
+  /** The linked holder's last state, if it is the tab's current holder's. */
+  private liveState(tab: CoreTab) {
+    const st = this.io.stateOf(tab.id);
+    return st && tab.holder && st.holderInc === tab.holder.inc ? st : null;
+  }
+
+  private tabInfo(tab: CoreTab): TabInfo {
+    const st = this.liveState(tab);
     return {
-      id: r.id,
-      name: r.name,
-      nameSource: r.nameSource,
-      ord: r.ord,
-      cwd: r.cwd,
-      lifecycle: r.lifecycle,
-      holderPid: r.holderPid,
-      childPid: tab.state?.childPid ?? r.childPid,
-      exit: tab.state?.exit ?? r.lastExit,
-      title: tab.state?.title ?? '',
-      kind: r.kind,
-      sessionId: r.sessionId,
-      glyph: tab.state?.glyph,
+      id: tab.id,
+      name: tab.name,
+      nameSource: tab.spec.nameSource,
+      ord: tab.ord,
+      cwd: tab.spec.cwd,
+      lifecycle: tab.lifecycle,
+      holderPid: tab.holder?.pid ?? null,
+      childPid: st?.childPid ?? tab.child?.pid ?? null,
+      exit: st?.exit ?? tab.lastExit,
+      title: st?.title ?? '',
+      kind: tab.spec.kind,
+      sessionId: tab.sessionId,
+      glyph: st?.glyph,
     };
   }
 
@@ -1214,13 +762,41 @@ export class Server {
 
   private listing(): unknown[] {
     return this.orderedTabs().map((t) => ({
-      id: t.row.id,
-      name: t.row.name,
-      status: t.row.lifecycle,
-      cwd: t.row.cwd,
-      holderPid: t.row.holderPid,
-      childPid: t.state?.childPid ?? t.row.childPid,
+      id: t.id,
+      name: t.name,
+      status: t.lifecycle,
+      cwd: t.spec.cwd,
+      holderPid: t.holder?.pid ?? null,
+      childPid: this.liveState(t)?.childPid ?? t.child?.pid ?? null,
     }));
+  }
+
+  // ---- telling clients ----
+
+  private notify(fx: Extract<Effect, { t: 'notifyClients' }>): void {
+    if (fx.change === 'hostStopping') return this.broadcast({ t: 'hostStopping' });
+    if (fx.change === 'tabs') return this.broadcast({ t: 'tabs', rev: fx.rev, tabs: this.tabInfos() });
+    if (fx.change === 'tabRemoved' && fx.tabId) {
+      this.told.delete(fx.tabId);
+      this.io.forget(fx.tabId);
+      return this.broadcast({ t: 'tabRemoved', rev: fx.rev, id: fx.tabId });
+    }
+    const tab = fx.tabId ? this.state.tabs[fx.tabId] : undefined;
+    if (!tab) return;
+    const info = this.tabInfo(tab);
+    this.told.set(tab.id, JSON.stringify(info));
+    this.broadcast({ t: 'tab', rev: fx.rev, tab: info });
+  }
+
+  /** After every event: each tab whose status, holder, child, title or glyph changed is sent. */
+  private tellChanges(): void {
+    for (const tab of Object.values(this.state.tabs)) {
+      const info = this.tabInfo(tab);
+      const json = JSON.stringify(info);
+      if (this.told.get(tab.id) === json) continue;
+      this.told.set(tab.id, json);
+      this.broadcast({ t: 'tabStatus', tab: info });
+    }
   }
 
   private broadcast(msg: { t: string; [k: string]: unknown }): void {
@@ -1241,54 +817,48 @@ export class Server {
     const off = c.conn.onDrain(() => {
       off();
       c.behind = false;
-      c.conn.send({ t: 'tabs', rev: this.d.registry.revision, tabs: this.tabInfos() });
+      c.conn.send({ t: 'tabs', rev: this.state.rev, tabs: this.tabInfos() });
     });
     return true;
   }
 
-  private broadcastStatus(tab: TabRuntime): void {
-    if (this.tabs.has(tab.row.id)) this.broadcast({ t: 'tabStatus', tab: this.tabInfo(tab) });
-  }
-
   // ---- lifetime ----
 
-  private checkIdle(): void {
-    this.suspendIdleTabs();
-    const runningTabs = [...this.tabs.values()].filter((t) => t.starting || isRunningLifecycle(t.row.lifecycle)).length;
-    const step = serverIdleStep(this.idleSince, { clients: this.clients.size, runningTabs }, Date.now(), this.d.config.serverIdleExitMinutes * 60_000);
-    this.idleSince = step.idleSince;
-    if (step.exit) {
-      this.d.log.info('idle-exit');
-      this.shutdown(0);
+  private exit(reason: 'fenced' | 'hostStop' | 'idle'): void {
+    if (reason === 'fenced') {
+      this.d.log.error('fenced', { epoch: this.d.epoch });
+      return this.shutdown(FENCED_EXIT_CODE);
     }
+    if (reason === 'idle') {
+      this.d.log.info('idle-exit');
+      return this.shutdown(0);
+    }
+    // Host stop: answered once every process it ended is gone, then the server exits.
+    this.stopTimers();
+    void this.terminationsDone().then(() => {
+      for (const answer of this.afterStop.splice(0)) answer();
+      setTimeout(() => this.shutdown(0), 50);
+    });
   }
 
-  /** Idle suspension (SPEC §10): an unviewed, quiet tab that can resume sleeps (the `sleep` path);
-   * viewing it wakes it. */
-  private suspendIdleTabs(): void {
-    if (this.d.config.idleSuspendMinutes === 0) return;
-    const viewed = new Set([...this.clients.values()].map((c) => c.viewing));
-    const facts = [...this.tabs.values()].map((t) => {
-      const running = !!t.link && !t.starting && !t.closing && !t.sleeping && t.state?.lifecycle === 'running';
-      const seen = { tabId: t.row.id, running, viewed: viewed.has(t.row.id), glyph: t.state?.glyph ?? null };
-      // The validator reads the registry, so it runs only for tabs that are otherwise candidates.
-      return { ...seen, resumable: isSuspendable({ ...seen, resumable: true }) && this.resumeCommand(t) !== null };
-    });
-    const step = idleSuspendStep(this.quietSince, facts, Date.now(), this.d.config.idleSuspendMinutes * 60_000);
-    this.quietSince = step.quietSince;
-    for (const tabId of step.suspend) {
-      this.d.log.info('idle-suspend', { tab: tabId });
-      void this.sleepTab(tabId).catch((err) => this.d.log.warn('idle-suspend-failed', { tab: tabId, code: errorCode(err) }));
-    }
+  private async terminationsDone(): Promise<void> {
+    while (this.io.terminations.size > 0) await Promise.all([...this.io.terminations]);
+  }
+
+  private stopTimers(): void {
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    if (this.captureTimer) clearInterval(this.captureTimer);
+    this.tickTimer = null;
+    this.captureTimer = null;
   }
 
   shutdown(code: number): void {
-    if (this.idleTimer) clearInterval(this.idleTimer);
-    if (this.captureTimer) clearInterval(this.captureTimer);
-    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
-    if (this.orphanTimer) clearInterval(this.orphanTimer);
+    if (this.shutDown) return;
+    this.shutDown = true;
+    this.exited = true;
+    this.stopTimers();
     for (const c of this.clients.keys()) c.close();
-    for (const t of this.tabs.values()) t.link?.close();
+    this.io.closeLinks();
     // A fenced server's socket path is its successor's now; closing the listener would unlink
     // that path too (libuv removes a Unix socket's file on close).
     if (code !== FENCED_EXIT_CODE) {
@@ -1301,22 +871,14 @@ export class Server {
     }
     this.d.onExit(code);
   }
+}
 
-  /** Whether this server still holds the lease at its epoch; a fenced one ends here (SPEC §4: the
-   * epoch is checked before signalling any process). */
-  private stillWriter(): boolean {
-    if (this.d.registry.isWriter) return true;
-    this.fenced();
-    return false;
-  }
+type Outcome = { result: unknown } | { error: ReplyError } | { req: Request; name?: string };
 
-  /** A newer epoch took over (SPEC §5): this server ends at once, committing and commanding nothing. */
-  private fenced(): void {
-    if (this.stopping) return;
-    this.stopping = true;
-    this.d.log.error('fenced', { epoch: this.d.epoch });
-    this.shutdown(FENCED_EXIT_CODE);
-  }
+const NOT_RESUMABLE = { error: { code: 'not-resumable', message: 'This tab cannot sleep: it has no agent session to resume.' } };
+
+function expectedRev(a: Record<string, unknown>): number | undefined {
+  return typeof a.expectedRev === 'number' ? a.expectedRev : undefined;
 }
 
 /** The child gets the requesting client's environment minus a1's own markers (SPEC §15). */
@@ -1337,22 +899,4 @@ function existingDir(dir: string): string {
     // Fall through to the home directory.
   }
   return process.env.HOME ?? '/';
-}
-
-/** SIGKILLs every process in the session led by `sid` (a tab child's session), each verified. */
-function killSession(sid: number): void {
-  for (const p of listProcesses().filter((q) => q.sid === sid)) killVerified(p.pid, p.startTime);
-}
-
-function killVerified(pid: number, startTime: string): void {
-  if (!isSameProcess({ pid, startTime })) return;
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -48,10 +48,13 @@ export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: strin
   const tab = s.tabs[tabId];
   if (!tab?.verifying || tab.holder?.inc !== inc) return s;
   const { pid: _pid, startTime: _start, controller: _controller, ...reported } = f;
+  const bound: Partial<CoreTab> = { verifying: false, bound: true, unanswered: 0, controller: f.controller, transfer: null, reported };
+  // An adopted holder the row already names is bound at once: there is nothing to write.
+  if (tab.holder.pid === f.pid && tab.holder.startTime === f.startTime) return { ...s, tabs: patchTab(s.tabs, tabId, bound) };
   return commit(s, fx, { t: 'update', id: tabId, patch: { holder: { inc, pid: f.pid, startTime: f.startTime } } }, {
     onOk: [],
     onFail: [],
-    runtime: { tabId, ok: { verifying: false, bound: true, unanswered: 0, controller: f.controller, transfer: null, reported }, fail: { verifying: false } },
+    runtime: { tabId, ok: bound, fail: { verifying: false } },
   });
 }
 

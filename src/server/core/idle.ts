@@ -3,7 +3,7 @@
 // client and no running tab for serverIdleExitMs. Checked on every tick.
 import { idleSuspendStep, isRunningLifecycle, serverIdleStep } from '../idle.js';
 import { patchTab } from './mutations.js';
-import { sleepTab } from './userActions.js';
+import { canResume, sleepTab } from './userActions.js';
 import type { CoreState, Effect } from './types.js';
 
 export function idle(s: CoreState, fx: Effect[]): CoreState {
@@ -24,7 +24,7 @@ function suspendIdleTabs(s: CoreState, fx: Effect[]): CoreState {
     running: t.bound && !t.starting && t.reported?.lifecycle === 'running',
     viewed: viewed.has(t.id),
     glyph: t.reported?.glyph ?? null,
-    resumable: t.sessionId !== null,
+    resumable: canResume(s, t),
   }));
   const previous = new Map(tabs.filter((t) => t.quietSince !== null).map((t) => [t.id, t.quietSince!]));
   const step = idleSuspendStep(previous, facts, s.now, s.limits.idleSuspendMs);

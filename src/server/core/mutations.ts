@@ -20,7 +20,8 @@ export function applyMutation<T extends DurableTab>(tabs: Record<string, T>, m: 
       return rest as Record<string, T>;
     }
     case 'rename':
-      return patchTab(tabs, m.id, { name: m.name } as Partial<T>);
+      // A name the user gave is kept as theirs: no default name replaces it.
+      return tabs[m.id] ? patchTab(tabs, m.id, { name: m.name, spec: { ...tabs[m.id].spec, nameSource: 'user' } } as Partial<T>) : tabs;
     case 'reorder': {
       const out = { ...tabs };
       m.order.forEach((id, ord) => {

@@ -9,6 +9,7 @@ import { syncReported } from './holders.js';
 import type { CoreState, CoreTab, Effect } from './types.js';
 import { patchTab } from './mutations.js';
 import { startAction } from './supervision.js';
+import { incarnationId } from './ids.js';
 
 function wantsStart(tab: CoreTab): boolean {
   // A tab suspended by a host stop still wants to run: the next server starts it. One put to
@@ -49,9 +50,9 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
     if (Object.keys(s.pending).length > 0) return s;
     const tab = s.tabs[id];
     if (wantsStart(tab) && startsInFlight(s) < s.limits.maxConcurrentStarts) {
-      const inc = `${s.serverId}.${s.nextId}`;
+      const inc = incarnationId(s.serverId, s.nextId);
       s = { ...s, nextId: s.nextId + 1 };
-      s = commit(s, fx, { t: 'update', id, patch: { holder: { inc, pid: null, startTime: null }, child: null, lifecycle: 'starting' } }, {
+      s = commit(s, fx, { t: 'update', id, patch: { holder: { inc, pid: null, startTime: null }, child: null, lastExit: null, lifecycle: 'starting' } }, {
         onOk: [{ t: 'spawnHolder', epoch: s.epoch, tabId: id, inc, options: tab.startOptions ?? {} }],
         onFail: [],
         runtime: { tabId: id, ok: { starting: inc, startOptions: null } },

@@ -44,7 +44,10 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
   if (s.phase !== 'serving') return s;
   switch (e.t) {
     case 'tick':
-      return idle(heartbeat(onTick({ ...s, now: Math.max(s.now, e.now), degraded: false }, fx), fx), fx);
+    {
+      const ticked = onTick({ ...s, now: Math.max(s.now, e.now), degraded: false }, fx);
+      return idle(e.heartbeat === false ? ticked : heartbeat(ticked, fx), fx);
+    }
     case 'clientAttached':
       return { ...s, clients: { ...s.clients, [e.clientId]: { viewing: null } } };
     case 'clientGone': {

@@ -4,6 +4,7 @@
 import { commit } from './commits.js';
 import { closeOutcome, sessionHolder } from './guards.js';
 import { orderedIds } from './mutations.js';
+import { tabId } from './ids.js';
 import { DEFAULT_TAB_SPEC, type CoreState, type Effect, type Reply, type Request } from './types.js';
 
 type TopologyRequest = Extract<Request, { op: 'create' | 'close' | 'rename' | 'reorder' }>;
@@ -54,7 +55,7 @@ export function handleTopology(s: CoreState, fx: Effect[], clientId: string, req
         fx.push(reply({ ok: false, code: 'tabs-max' }));
         return s;
       }
-      const id = `tab-${s.serverId}-${s.nextId}`;
+      const id = tabId(s.serverId, s.nextId);
       const ord = Math.max(-1, ...Object.values(s.tabs).map((t) => t.ord)) + 1;
       s = { ...s, nextId: s.nextId + 1 };
       const spec = req.spec ?? DEFAULT_TAB_SPEC;

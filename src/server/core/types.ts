@@ -35,7 +35,7 @@ export interface TabSpec {
   kind: string;
   cwd: string;
   command: string[] | null;
-  nameSource: 'user' | 'default';
+  nameSource: 'user' | 'default' | 'auto';
 }
 
 export const DEFAULT_TAB_SPEC: TabSpec = { kind: 'shell', cwd: '', command: null, nameSource: 'default' };
@@ -78,6 +78,9 @@ export interface CoreLimits {
   serverIdleExitMs: number;
   /** The agent kinds the config names: a bridge report of another kind keeps the tab's. */
   agentKinds: readonly string[];
+  /** The kinds whose sessions can resume (a resume command in the config): only their tabs may
+   * sleep. Unset: every tab with a session can. */
+  resumableKinds?: readonly string[];
 }
 
 /** The registry as a starting server loads it. */
@@ -191,7 +194,9 @@ export type CoreEvent =
   | { t: 'committed'; id: number; result: CommitResult }
   /** An adapter found the fence broken while carrying out a spawn, send or kill. */
   | { t: 'fenced' }
-  | { t: 'tick'; now: number }
+  /** Periodic work; `heartbeat` (default true) also pings the bound holders, so the shell can tick
+   * more often than it beats. */
+  | { t: 'tick'; now: number; heartbeat?: boolean }
   | { t: 'clientAttached'; clientId: string }
   /** Detach, crash or expiry of the client's attachment lease: all the same to the core. */
   | { t: 'clientGone'; clientId: string }

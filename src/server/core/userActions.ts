@@ -6,10 +6,15 @@ import { commit } from './commits.js';
 import { restartAction, sleepAction, wakes } from './tabActions.js';
 import type { CoreState, CoreTab, Effect, Reply } from './types.js';
 
+/** A tab can sleep, and resume later, when it holds an agent session of a kind that resumes. */
+export function canResume(s: CoreState, tab: CoreTab): boolean {
+  return tab.sessionId !== null && (s.limits.resumableKinds === undefined || s.limits.resumableKinds.includes(tab.spec.kind));
+}
+
 export function handleSleep(s: CoreState, fx: Effect[], clientId: string, reqId: number, tabId: string): CoreState {
   const reply = (r: Reply): Effect => ({ t: 'reply', clientId, reqId, reply: r });
   const tab: CoreTab | undefined = s.tabs[tabId];
-  const action = sleepAction({ present: !!tab, asleep: tab?.lifecycle === 'suspended', resumable: !!tab?.sessionId });
+  const action = sleepAction({ present: !!tab, asleep: tab?.lifecycle === 'suspended', resumable: !!tab && canResume(s, tab) });
   if (action === 'noTab' || !tab) {
     fx.push(reply({ ok: false, code: 'no-tab' }));
     return s;

@@ -1,0 +1,500 @@
+// The server's hands on holder processes (SPEC §4, §9, §10): it carries out the core's spawn,
+// verify, send and kill effects and feeds back what happened (spawned, verified, gone, states,
+// acknowledgements, closed links). It decides nothing about tabs; it keeps only process facts the
+// core does not reason over: every holder and child seen per tab (for retirement plans), the
+// holder's last state (titles, glyphs, busy), and the links.
+import type { Connection } from '../protocol/connection.js';
+import type { HolderState } from '../protocol/messages.js';
+import type { Paths } from '../paths.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { errorCode } from '../log.js';
+import type { Registry } from '../store/registry.js';
+import { deriveKey } from '../security.js';
+import { isSameProcess, procStartTime, listProcesses, procEnvironHas } from '../proc.js';
+import { spawnHolder, connectHolder, firstState } from './holderLink.js';
+import { planRetirement, type ProcessRef, type RetireReason, type RetirementPlan, type TabClaims } from '../lifecycle/retirement.js';
+import { executeTermination } from '../lifecycle/terminate.js';
+import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
+import { crashPoint } from '../crashPoints.js';
+import { writerLockPath } from '../store/layout.js';
+import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
+import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
+import { reportOf } from './rows.js';
+import type { CoreEvent, CoreState, Effect, HolderRef } from './core/index.js';
+
+/** A live holder whose connection broke is reconnected this many times, this far apart, before
+ * it is reported unverifiable; a holder that died meanwhile is reported gone instead. */
+const HOLDER_RECONNECT_ATTEMPTS = 10;
+const HOLDER_RECONNECT_DELAY_MS = 300;
+/** How often the profile's holders are compared with the rows that own them (SPEC §10). One look
+ * reads /proc, a few milliseconds, so every 2 s costs nothing and finds an orphan soon. */
+const ORPHAN_SWEEP_MS = 2_000;
+/** An orphan is retired only once it stayed unowned this long: a short grace, longer than one
+ * sweep, so a holder whose row is being written is never raced. */
+const ORPHAN_GRACE_MS = 3_000;
+
+export interface HolderIODeps {
+  paths: Paths;
+  config: Config;
+  registry: Registry;
+  secret: Buffer;
+  epoch: number;
+  entry: string;
+  log: Logger;
+  holderEnv: NodeJS.ProcessEnv;
+  testBindDelayMs?: number;
+  testUnresponsiveMs?: number;
+  /** Feeds the core an event; it is a no-op once the server stopped. */
+  feed: (e: CoreEvent) => void;
+  state: () => CoreState;
+  /** Whether this server still holds the lease at its epoch; false also stops it (fenced). */
+  stillWriter: () => boolean;
+}
+
+/** What one spawn runs: decided by the server (the resume validator), carried here. */
+export interface SpawnPlan {
+  command: string[];
+  resumeCommand: string[] | null;
+  agentKind: string | null;
+  cwd: string;
+  env: Record<string, string>;
+  umask: number;
+  cols: number;
+  rows: number;
+}
+
+interface TabProcesses {
+  /** Every holder and child seen for the tab, for the retirement plan. */
+  bound: ProcessRef[];
+  /** The linked holder's last state. */
+  state: HolderState | null;
+  link: { inc: string; conn: Connection } | null;
+}
+
+export class HolderIO {
+  private readonly tabs = new Map<string, TabProcesses>();
+  /** Incarnations this server spawned: their first verification is a bind, not an adoption. */
+  private readonly spawnedHere = new Set<string>();
+  /** Terminations in flight, so a host stop can wait for them. */
+  readonly terminations = new Set<Promise<void>>();
+  /** Holders this server is ending: not orphans, though no row owns them. */
+  private readonly endingHolders = new Map<string, { tabId: string; inc: string }>();
+  /** Closes in progress: their plan covers these processes, so a kill of one is not planned twice. */
+  private readonly closing = new Map<string, Set<number>>();
+  /** Incarnations whose link closed while they were bound, until verified again or found gone. */
+  private readonly lostLinks = new Set<string>();
+  private orphansSeen = new Map<string, OrphanSighting>();
+  private lastSweep = 0;
+  orphanReport: OrphanReport = { count: 0, oldestAgeMs: null };
+
+  constructor(private readonly d: HolderIODeps) {}
+
+  /** The linked holder's last state, for what clients see (title, glyph, child). */
+  stateOf(tabId: string): HolderState | null {
+    return this.tabs.get(tabId)?.state ?? null;
+  }
+
+  private procs(tabId: string): TabProcesses {
+    let p = this.tabs.get(tabId);
+    if (!p) {
+      p = { bound: [], state: null, link: null };
+      this.tabs.set(tabId, p);
+    }
+    return p;
+  }
+
+  private noteBound(tabId: string, ref: { pid: number | null; startTime: string | null }): void {
+    if (!ref.pid || !ref.startTime) return;
+    const p = this.procs(tabId);
+    if (!p.bound.some((b) => b.pid === ref.pid && b.startTime === ref.startTime)) p.bound.push({ pid: ref.pid, startTime: ref.startTime });
+  }
+
+  private holderKey(tabId: string, inc: string): Buffer {
+    return deriveKey(this.d.secret, 'holder', tabId, inc);
+  }
+
+  track(p: Promise<void>): Promise<void> {
+    const tracked = p.catch((err) => this.d.log.warn('termination-failed', { code: errorCode(err) }));
+    this.terminations.add(tracked);
+    void tracked.finally(() => this.terminations.delete(tracked));
+    return tracked;
+  }
+
+  // ---- spawn ----
+
+  async spawn(fx: Extract<Effect, { t: 'spawnHolder' }>, plan: SpawnPlan): Promise<void> {
+    const { tabId, inc } = fx;
+    this.spawnedHere.add(inc);
+    let spawned;
+    try {
+      crashPoint('holder.spawn.before');
+      spawned = await spawnHolder({
+        entry: this.d.entry,
+        env: { ...this.d.holderEnv, [HOLDER_TAB_ENV]: tabId, [HOLDER_INC_ENV]: inc, [HOLDER_PROFILE_ENV]: this.d.paths.stateDir },
+        init: {
+          tabId,
+          holderInc: inc,
+          epoch: this.d.epoch,
+          command: plan.command,
+          resumeCommand: plan.resumeCommand,
+          recoveryDir: this.d.paths.recoveryDir,
+          bridgeKey: deriveKey(this.d.secret, 'bridge', tabId, inc).toString('base64'),
+          bridgeSocketPath: this.d.paths.bridgeSock(tabId, inc),
+          agentKind: plan.agentKind,
+          stallNoticeMs: this.d.config.tabsStallNoticeSeconds * 1000,
+          unresponsiveRestartMs: this.d.testUnresponsiveMs ? this.d.testUnresponsiveMs * 4 : this.d.config.tabsUnresponsiveRestartSeconds * 1000,
+          unresponsiveMs: this.d.testUnresponsiveMs,
+          cwd: plan.cwd,
+          env: plan.env,
+          cols: plan.cols,
+          rows: plan.rows,
+          scrollback: this.d.config.scrollbackLines,
+          umask: plan.umask,
+          socketPath: this.d.paths.holderSock(tabId, inc),
+          holderKey: this.holderKey(tabId, inc).toString('base64'),
+          ticketKey: deriveKey(this.d.secret, 'ticket', tabId, inc).toString('base64'),
+          inputQueueBytes: this.d.config.inputQueueBytes,
+          logDir: this.d.paths.logsDir,
+          serverSocketPath: this.d.paths.serverSock,
+          writerLockPath: writerLockPath(this.d.paths.stateDir),
+          profile: this.d.paths.profile,
+        },
+      });
+      crashPoint('holder.spawn.after');
+    } catch (err) {
+      // A holder that missed its PTY deadline was killed by spawnHolder; the core spends the
+      // tab's restart budget on the next start (SPEC §10).
+      this.d.log.error('holder-start-failed', { tab: tabId, code: errorCode(err) });
+      this.d.feed({ t: 'spawnFailed', tabId, inc });
+      return;
+    }
+    const startTime = procStartTime(spawned.pid);
+    const childStart = spawned.childPid ? procStartTime(spawned.childPid) : null;
+    this.noteBound(tabId, { pid: spawned.pid, startTime });
+    if (spawned.childPid) this.noteBound(tabId, { pid: spawned.childPid, startTime: childStart });
+    if (!startTime) {
+      this.d.log.error('holder-start-failed', { tab: tabId, code: 'holder-gone' });
+      if (spawned.childPid) killSession(spawned.childPid);
+      this.d.feed({ t: 'spawnFailed', tabId, inc });
+      return;
+    }
+    // Test-only: a window between the spawn and its binding (SPEC §15, forcing races).
+    if (this.d.testBindDelayMs) await delay(this.d.testBindDelayMs);
+    this.d.feed({ t: 'spawned', tabId, inc, pid: spawned.pid, startTime });
+  }
+
+  // ---- verification and links ----
+
+  /** Whether the core still waits for this verification. */
+  private awaited(tabId: string, inc: string): boolean {
+    const tab = this.d.state().tabs[tabId];
+    return !!tab && tab.verifying && tab.holder?.inc === inc;
+  }
+
+  /** Connects, authenticates and checks pid, start time and incarnation (SPEC §4). A live holder
+   * that does not answer is tried again, then reported unverifiable; a dead one, gone. */
+  async verify(tabId: string, ref: HolderRef): Promise<void> {
+    if (ref.pid === null || ref.startTime === null) return this.verifyPending(tabId, ref.inc);
+    const holder = { pid: ref.pid, startTime: ref.startTime };
+    const fresh = this.spawnedHere.has(ref.inc);
+    for (let attempt = 0; ; attempt++) {
+      if (!this.awaited(tabId, ref.inc) || !this.d.stillWriter()) return;
+      if (!isSameProcess(holder)) {
+        // A holder that dies under its link is a loss the crash records keep (diag/exitWatch);
+        // one found gone at a start died with its server's predecessor.
+        if (this.lostLinks.delete(ref.inc)) this.d.log.warn('holder-died', { tab: tabId });
+        else this.d.log.info('holder-gone', { tab: tabId });
+        this.endChildOf(tabId, ref.inc);
+        this.d.feed({ t: 'holderGone', tabId, inc: ref.inc });
+        return;
+      }
+      let conn: Connection | null = null;
+      try {
+        crashPoint(fresh ? 'holder.bind.before' : 'holder.adopt.before');
+        conn = await connectHolder(this.d.paths.holderSock(tabId, ref.inc), this.holderKey(tabId, ref.inc));
+        const state = await firstState(conn);
+        if (state.holderPid !== ref.pid || state.holderInc !== ref.inc || state.tabId !== tabId) {
+          conn.close();
+          this.d.log.warn('adopt-mismatch', { tab: tabId });
+          this.d.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
+          return;
+        }
+        if (!this.awaited(tabId, ref.inc)) {
+          conn.close();
+          return;
+        }
+        this.lostLinks.delete(ref.inc);
+        this.bind(tabId, ref.inc, conn, state);
+        this.noteBound(tabId, holder);
+        this.d.feed({ t: 'holderVerified', tabId, inc: ref.inc, facts: { ...reportOf(state), pid: ref.pid, startTime: ref.startTime, controller: state.controller } });
+        crashPoint(fresh ? 'holder.bind.after' : 'holder.adopt.after');
+        if (!fresh) this.d.log.info('adopted', { tab: tabId, holderPid: ref.pid });
+        return;
+      } catch (err) {
+        conn?.close();
+        this.d.log.warn('holder-reconnect-failed', { tab: tabId, code: errorCode(err), attempt: attempt + 1 });
+        if (attempt + 1 >= HOLDER_RECONNECT_ATTEMPTS) {
+          // Alive but unreachable: left untouched and reported (SPEC §4).
+          if (this.awaited(tabId, ref.inc)) this.d.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
+          return;
+        }
+        await delay(HOLDER_RECONNECT_DELAY_MS);
+      }
+    }
+  }
+
+  /** A predecessor committed the pending incarnation but died before recording its pid: that
+   * holder may run. It is adopted if it proves the incarnation's credential and its reported pid
+   * is a live process of this incarnation (its start time read from /proc); otherwise it is gone,
+   * and the orphan sweep ends it if it lives. */
+  private async verifyPending(tabId: string, inc: string): Promise<void> {
+    let conn: Connection;
+    try {
+      conn = await connectHolder(this.d.paths.holderSock(tabId, inc), this.holderKey(tabId, inc));
+    } catch {
+      if (this.awaited(tabId, inc)) this.d.feed({ t: 'holderGone', tabId, inc });
+      return;
+    }
+    try {
+      const state = await firstState(conn);
+      const startTime = procStartTime(state.holderPid);
+      if (state.tabId !== tabId || state.holderInc !== inc || !startTime || !procEnvironHas(state.holderPid, HOLDER_INC_ENV, inc) || !this.awaited(tabId, inc)) {
+        conn.close();
+        if (this.awaited(tabId, inc)) this.d.feed({ t: 'holderGone', tabId, inc });
+        return;
+      }
+      this.bind(tabId, inc, conn, state);
+      this.noteBound(tabId, { pid: state.holderPid, startTime });
+      this.d.feed({ t: 'holderVerified', tabId, inc, facts: { ...reportOf(state), pid: state.holderPid, startTime, controller: state.controller } });
+      this.d.log.info('adopted-pending', { tab: tabId, holderPid: state.holderPid });
+    } catch {
+      conn.close();
+      if (this.awaited(tabId, inc)) this.d.feed({ t: 'holderGone', tabId, inc });
+    }
+  }
+
+  /** The link to a verified holder: its messages become core events. */
+  private bind(tabId: string, inc: string, conn: Connection, state: HolderState): void {
+    const p = this.procs(tabId);
+    const old = p.link;
+    p.link = { inc, conn };
+    p.state = state;
+    old?.conn.close();
+    this.noteBound(tabId, { pid: state.childPid, startTime: state.childStart });
+    conn.send({ t: 'epoch', epoch: this.d.epoch });
+    conn.onMessage((msg) => {
+      if (p.link?.conn !== conn) return;
+      const m = msg as { t: string; state?: HolderState; rev?: number };
+      if (m.t === 'state' && m.state) {
+        p.state = m.state;
+        this.noteBound(tabId, { pid: m.state.childPid, startTime: m.state.childStart });
+        this.d.feed({ t: 'holderState', tabId, inc, report: reportOf(m.state) });
+      } else if (m.t === 'controllerSet' && typeof m.rev === 'number') {
+        this.d.feed({ t: 'controllerAck', tabId, inc, rev: m.rev });
+      } else {
+        this.d.feed({ t: 'pong', tabId, inc });
+      }
+    });
+    conn.onClose(() => {
+      if (p.link?.conn !== conn) return;
+      p.link = null;
+      this.lostLinks.add(inc);
+      this.d.feed({ t: 'linkClosed', tabId, inc });
+    });
+  }
+
+  /** Sends a holder command over the link of that incarnation, if it is linked. */
+  send(fx: Extract<Effect, { t: 'sendToHolder' }>): void {
+    const link = this.tabs.get(fx.tabId)?.link;
+    if (!link || link.inc !== fx.inc) return;
+    const cmd = fx.cmd;
+    if (cmd.t === 'ping') link.conn.send({ t: 'ping', n: 0 });
+    else if (cmd.t === 'restartChild') link.conn.send({ t: 'restartChild', epoch: this.d.epoch, fresh: cmd.fresh, ...(cmd.force ? { force: true } : {}) });
+    else {
+      crashPoint('holder.setController.before');
+      link.conn.send({ t: 'setController', epoch: this.d.epoch, clientId: cmd.clientId, rev: cmd.rev });
+      crashPoint('holder.setController.after');
+    }
+  }
+
+  /** Sends whatever the tab's linked holder should hear outside the core's commands. */
+  sendRaw(tabId: string, msg: { t: string; [k: string]: unknown }): void {
+    this.tabs.get(tabId)?.link?.conn.send(msg);
+  }
+
+  /** A dead holder's PTY hung up its child's session; whatever ignored that is ended too, so a
+   * restart never leaves the previous incarnation's processes behind. */
+  private endChildOf(tabId: string, inc: string): void {
+    const st = this.tabs.get(tabId)?.state;
+    if (st?.holderInc !== inc || !st.childPid || !st.childStart) return;
+    if (isSameProcess({ pid: st.childPid, startTime: st.childStart })) killSession(st.childPid);
+  }
+
+  // ---- retirement ----
+
+  private claimsOf(tabId: string, extra: ProcessRef[] = []): TabClaims {
+    const tab = this.d.state().tabs[tabId];
+    const p = this.tabs.get(tabId);
+    const bound = [...(p?.bound ?? []), ...extra];
+    if (tab?.holder?.pid && tab.holder.startTime) bound.push({ pid: tab.holder.pid, startTime: tab.holder.startTime });
+    if (p?.state?.childPid && p.state.childStart) bound.push({ pid: p.state.childPid, startTime: p.state.childStart });
+    const sessions = [p?.state?.childPid, tab?.child?.pid, ...(p?.bound ?? []).map((b) => b.pid)].filter((x): x is number => typeof x === 'number' && x > 0);
+    return { tabId, agent: (tab !== undefined && tab.spec.kind !== 'shell') || p?.state?.agent?.sessionId != null, bound, sessions: [...new Set(sessions)] };
+  }
+
+  /** One snapshot, taken before any state is pruned (SPEC §9). */
+  planFor(tabId: string, reason: RetireReason, extra: ProcessRef[] = []): RetirementPlan {
+    const others = Object.keys(this.d.state().tabs).filter((id) => id !== tabId && !this.closing.has(id));
+    return planRetirement(
+      {
+        tab: this.claimsOf(tabId, extra),
+        otherTabs: others.map((id) => this.claimsOf(id)),
+        processes: snapshotProcesses(),
+        records: this.d.registry.listResumeRecords(),
+        protectedPids: [process.pid, 1],
+      },
+      reason,
+    );
+  }
+
+  /** A close: its plan, made before the commit, is carried out once the commit is made. */
+  endClosedTab(tabId: string, plan: RetirementPlan): Promise<void> {
+    this.closing.set(tabId, new Set(plan.processes.map((p) => p.pid)));
+    return this.endProcesses(tabId, plan).finally(() => {
+      this.closing.delete(tabId);
+      if (!this.d.state().tabs[tabId]) this.tabs.delete(tabId);
+    });
+  }
+
+  /** The core's kill: the holder (verified by pid and start time) and what its tab's plan names. */
+  kill(fx: Extract<Effect, { t: 'kill' }>): void {
+    if (!this.d.stillWriter()) return;
+    if (this.closing.get(fx.tabId)?.has(fx.pid)) return;
+    // Still the tab's holder: the core gave up on its heartbeat (a sleep, stop or close commits
+    // first, and a spawn it does not want was never the tab's).
+    const tab = this.d.state().tabs[fx.tabId];
+    if (tab?.holder?.pid === fx.pid) {
+      this.d.log.warn('holder-timeout', { tab: fx.tabId });
+      this.d.log.warn('holder-died', { tab: fx.tabId });
+    }
+    const plan = this.planFor(fx.tabId, 'cleanup', [{ pid: fx.pid, startTime: fx.startTime }]);
+    void this.endProcesses(fx.tabId, { ...plan, revoke: [], history: [] }, fx.pid);
+  }
+
+  /** Ends what the plan names: the holder is told to end its session gracefully, and the plan is
+   * carried out alongside (graceful signal, grace window, verified SIGKILL). Never blocks. */
+  private endProcesses(tabId: string, plan: RetirementPlan, holderPid?: number): Promise<void> {
+    const p = this.tabs.get(tabId);
+    const link = p?.link && (holderPid === undefined || p.state?.holderPid === holderPid) ? p.link : null;
+    const inc = link?.inc ?? this.d.state().tabs[tabId]?.holder?.inc ?? null;
+    const ending = `${tabId}\n${inc}`;
+    if (inc) this.endingHolders.set(ending, { tabId, inc });
+    crashPoint('holder.terminate.before');
+    link?.conn.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
+    crashPoint('holder.terminate.after');
+    return this.track(
+      executeTermination(plan, { graceMs: this.d.config.closeGraceMs })
+        .then(() => {
+          if (link && p?.link === link) p.link = null;
+          link?.conn.close();
+        })
+        .finally(() => {
+          this.endingHolders.delete(ending);
+        }),
+    );
+  }
+
+  // ---- orphans ----
+
+  /** Compares the profile's holders with their owners; an orphan past its grace is retired. The
+   * last sweep of a host stop has no grace: nothing is owned any more. */
+  sweep(owned: { tabId: string; inc: string }[], final: boolean): void {
+    const now = Date.now();
+    if (!final && now - this.lastSweep < ORPHAN_SWEEP_MS) return;
+    this.lastSweep = now;
+    let holders: HolderProcess[];
+    try {
+      holders = profileHolders(this.d.paths.stateDir);
+    } catch (err) {
+      this.d.log.warn('orphan-sweep-failed', { code: errorCode(err) });
+      return;
+    }
+    const step = orphanStep(this.orphansSeen, holders, [...owned, ...this.endingHolders.values()], now, final ? 0 : ORPHAN_GRACE_MS);
+    this.orphansSeen = step.seen;
+    this.orphanReport = step.report;
+    for (const h of step.retire) void this.track(this.retireOrphan(h));
+  }
+
+  /** Verified by credential, pid and start time, then ended like a closed tab's holder. One that
+   * cannot be verified is left untouched and stays counted (SPEC §4). */
+  private async retireOrphan(h: HolderProcess): Promise<void> {
+    if (!this.d.stillWriter()) return;
+    let conn: Connection;
+    try {
+      conn = await connectHolder(this.d.paths.holderSock(h.tabId, h.inc), this.holderKey(h.tabId, h.inc));
+    } catch (err) {
+      this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
+      return;
+    }
+    try {
+      const state = await firstState(conn);
+      const same = state.holderPid === h.pid && state.tabId === h.tabId && state.holderInc === h.inc && isSameProcess(h);
+      if (!same) {
+        this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid });
+        return;
+      }
+      // A row may have come to own it meanwhile (an adoption): then it is no orphan.
+      const tab = this.d.state().tabs[h.tabId];
+      if (tab && (tab.holder?.inc === h.inc || tab.starting === h.inc)) return;
+      const bound: ProcessRef[] = [{ pid: h.pid, startTime: h.startTime }];
+      if (state.childPid && state.childStart) bound.push({ pid: state.childPid, startTime: state.childStart });
+      const plan = planRetirement(
+        {
+          tab: { tabId: h.tabId, agent: false, bound, sessions: state.childPid ? [state.childPid] : [] },
+          otherTabs: Object.keys(this.d.state().tabs).map((id) => this.claimsOf(id)),
+          processes: snapshotProcesses(),
+          // An orphan's tab may still live with a newer holder: its records are that tab's.
+          records: [],
+          protectedPids: [process.pid, 1],
+        },
+        'cleanup',
+      );
+      conn.send({ t: 'epoch', epoch: this.d.epoch });
+      conn.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
+      const ended = await executeTermination(plan, { graceMs: this.d.config.closeGraceMs });
+      this.d.log.info('orphan-retired', { tab: h.tabId, holderPid: h.pid, count: ended.killed });
+    } catch (err) {
+      this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
+    } finally {
+      conn.close();
+    }
+  }
+
+  /** Forgets a tab the core no longer has, once nothing of it is being ended. */
+  forget(tabId: string): void {
+    if (!this.closing.has(tabId)) this.tabs.delete(tabId);
+  }
+
+  closeLinks(): void {
+    for (const p of this.tabs.values()) p.link?.conn.close();
+  }
+}
+
+/** SIGKILLs every process in the session led by `sid` (a tab child's session), each verified. */
+export function killSession(sid: number): void {
+  for (const p of listProcesses().filter((q) => q.sid === sid)) killVerified(p.pid, p.startTime);
+}
+
+export function killVerified(pid: number, startTime: string): void {
+  if (!isSameProcess({ pid, startTime })) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
