@@ -21,7 +21,7 @@ import { writerLockPath } from '../store/layout.js';
 import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
 import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
 import { reportOf } from './rows.js';
-import type { CoreEvent, CoreState, Effect, HolderRef } from './core/index.js';
+import { afterLinkLoss, type CoreEvent, type CoreState, type Effect, type HolderRef } from './core/index.js';
 
 /** A live holder whose connection broke is reconnected this many times, this far apart, before
  * it is reported unverifiable; a holder that died meanwhile is reported gone instead. */
@@ -199,8 +199,16 @@ export class HolderIO {
     const holder = { pid: ref.pid, startTime: ref.startTime };
     const fresh = this.spawnedHere.has(ref.inc);
     for (let attempt = 0; ; attempt++) {
-      if (!this.awaited(tabId, ref.inc) || !this.d.stillWriter()) return;
-      if (!isSameProcess(holder)) {
+      const action = afterLinkLoss({
+        writer: this.d.stillWriter(),
+        wanted: this.awaited(tabId, ref.inc),
+        linked: false,
+        holderAlive: isSameProcess(holder),
+        attempts: attempt,
+        maxAttempts: HOLDER_RECONNECT_ATTEMPTS,
+      });
+      if (action === 'nothing') return;
+      if (action === 'replace') {
         // A holder that dies under its link is a loss the crash records keep (diag/exitWatch);
         // one found gone at a start died with its server's predecessor.
         if (this.lostLinks.delete(ref.inc)) this.d.log.warn('holder-died', { tab: tabId });
@@ -209,6 +217,12 @@ export class HolderIO {
         this.d.feed({ t: 'holderGone', tabId, inc: ref.inc });
         return;
       }
+      if (action === 'unverifiable') {
+        // Alive but unreachable: left untouched and reported (SPEC §4).
+        this.d.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
+        return;
+      }
+      if (attempt > 0) await delay(HOLDER_RECONNECT_DELAY_MS);
       let conn: Connection | null = null;
       try {
         crashPoint(fresh ? 'holder.bind.before' : 'holder.adopt.before');
@@ -217,7 +231,7 @@ export class HolderIO {
         if (state.holderPid !== ref.pid || state.holderInc !== ref.inc || state.tabId !== tabId) {
           conn.close();
           this.d.log.warn('adopt-mismatch', { tab: tabId });
-          this.d.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
+          if (this.awaited(tabId, ref.inc)) this.d.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
           return;
         }
         if (!this.awaited(tabId, ref.inc)) {
@@ -234,12 +248,6 @@ export class HolderIO {
       } catch (err) {
         conn?.close();
         this.d.log.warn('holder-reconnect-failed', { tab: tabId, code: errorCode(err), attempt: attempt + 1 });
-        if (attempt + 1 >= HOLDER_RECONNECT_ATTEMPTS) {
-          // Alive but unreachable: left untouched and reported (SPEC §4).
-          if (this.awaited(tabId, ref.inc)) this.d.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
-          return;
-        }
-        await delay(HOLDER_RECONNECT_DELAY_MS);
       }
     }
   }

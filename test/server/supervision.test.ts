@@ -7,7 +7,6 @@ import {
   kindAfterAgentReport,
   HOLDER_HEARTBEAT_MS,
   HOLDER_MISSED_BEATS,
-  recordedHolderAction,
   reportChangesRow,
   startAction,
 } from '../../src/server/core/index.js';
@@ -39,14 +38,6 @@ describe('holder supervision', () => {
         if (holderAlive) expect(action).not.toBe('replace');
       }),
     );
-  });
-
-  it('adopts a live recorded holder, tries a pending one, and starts otherwise', () => {
-    const rec = { holderPid: 10, holderStart: '99', holderInc: 'i1', alive: true };
-    expect(recordedHolderAction(rec)).toBe('adopt');
-    expect(recordedHolderAction({ ...rec, alive: false })).toBe('start');
-    expect(recordedHolderAction({ holderPid: null, holderStart: null, holderInc: 'i1', alive: false })).toBe('adoptPending');
-    expect(recordedHolderAction({ holderPid: null, holderStart: null, holderInc: null, alive: false })).toBe('start');
   });
 
   it('starts only a tab that should run, and moves an expired session to history instead', () => {

@@ -451,7 +451,7 @@ describe('views of a tab on its way up', () => {
 });
 
 describe('start slots', () => {
-  it('spawns at most maxConcurrentStarts holders at once; the next waits for one to complete', () => {
+  it('starts at most maxConcurrentStarts holders at once; the next waits until one is bound', () => {
     const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 1, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY, agentKinds: [] });
     let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
     s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
@@ -461,8 +461,12 @@ describe('start slots', () => {
     expect(spawns(second.effects)).toEqual([]);
     const tabB = (replies(second.effects)[0] as { tabId: string }).tabId;
     expect(second.state.tabs[tabB]).toMatchObject({ lifecycle: 'starting', starting: null });
-    const done = drive(second.state, { t: 'spawned', tabId: spawnA.tabId, inc: spawnA.inc, pid: 10, startTime: 'st10' });
-    expect(spawns(done.effects).map((f) => f.tabId)).toEqual([tabB]);
+    const spawned = drive(second.state, { t: 'spawned', tabId: spawnA.tabId, inc: spawnA.inc, pid: 10, startTime: 'st10' });
+    // Spawned is not started: its holder is verified first.
+    expect(spawns(spawned.effects)).toEqual([]);
+    const facts = { pid: 10, startTime: 'st10', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null, agentKind: null, exit: null };
+    const bound = drive(spawned.state, { t: 'holderVerified', tabId: spawnA.tabId, inc: spawnA.inc, facts });
+    expect(spawns(bound.effects).map((f) => f.tabId)).toEqual([tabB]);
   });
 });
 
@@ -636,5 +640,52 @@ describe('what a holder reports', () => {
     const exit = { code: 3, signal: null };
     const exited = drive(agent.state, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, report: { ...report('exited', 'sess9'), agentKind: 'claude', exit } });
     expect(exited.commits).toEqual([{ t: 'update', id: spawn.tabId, patch: { lifecycle: 'exited', lastExit: exit } }]);
+  });
+});
+
+describe('what the server shell relies on', () => {
+  it('a tick without the heartbeat pings nobody, and the next beat does', () => {
+    const { s } = withRunningTab();
+    const quiet = drive(s, { t: 'tick', now: 1_000, heartbeat: false });
+    expect(quiet.effects.filter((f) => f.t === 'sendToHolder')).toEqual([]);
+    expect(quiet.state.tabs[Object.keys(s.tabs)[0]].unanswered).toBe(0);
+    expect(drive(quiet.state, { t: 'tick', now: 5_000 }).effects.filter((f) => f.t === 'sendToHolder')).toHaveLength(1);
+  });
+
+  it('verifying a holder the row already names commits nothing; a new pid is committed', () => {
+    const { s, tabId, inc } = withRunningTab();
+    const linkLost = drive(s, { t: 'linkClosed', tabId, inc }).state;
+    const facts = { pid: 50, startTime: 'st50', controller: { clientId: null, rev: 0 }, lifecycle: 'running' as const, sessionId: null, child: null, glyph: null, agentKind: null, exit: null };
+    const again = drive(linkLost, { t: 'holderVerified', tabId, inc, facts });
+    expect(again.commits).toEqual([]);
+    expect(again.state.tabs[tabId]).toMatchObject({ bound: true, verifying: false });
+  });
+
+  it('ids name sockets: only letters, digits and _', () => {
+    const { s, tabId, inc } = withRunningTab();
+    expect(s.tabs[tabId]).toBeDefined();
+    expect(tabId).toMatch(/^[A-Za-z0-9_]+$/);
+    expect(inc).toMatch(/^[A-Za-z0-9_]+$/);
+  });
+
+  it("a renamed tab's name is the user's", () => {
+    const { s, tabId } = withRunningTab();
+    const r = drive(s, req('c1', 9, { op: 'rename', tabId, name: 'mine' }));
+    expect(r.state.tabs[tabId]).toMatchObject({ name: 'mine', spec: { nameSource: 'user' } });
+  });
+
+  it('only a kind that resumes may sleep', () => {
+    const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 4, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY, agentKinds: ['claude', 'plain'], resumableKinds: ['claude'] });
+    let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
+    s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
+    const make = (kind: string, reqId: number) => {
+      const r = drive(s, req('c1', reqId, { op: 'create', name: kind, sessionId: `sess-${kind}`, spec: { ...DEFAULT_TAB_SPEC, kind } }));
+      s = r.state;
+      return (replies(r.effects)[0] as { tabId: string }).tabId;
+    };
+    const plain = make('plain', 1);
+    const claude = make('claude', 2);
+    expect(replies(drive(s, req('c1', 3, { op: 'sleep', tabId: plain })).effects)).toEqual([{ ok: false, code: 'not-resumable' }]);
+    expect(replies(drive(s, req('c1', 4, { op: 'sleep', tabId: claude })).effects)).toEqual([{ ok: true, asleep: true }]);
   });
 });

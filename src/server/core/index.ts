@@ -8,14 +8,14 @@
 // when resume records are written (live, sleep, quit) and spent, the child each holder runs and
 // the tab's agent kind and last exit, orphans, and fencing.
 //
-// The server shell (../server.ts) decides by these same rules, function by function, but still
-// keeps its own per-tab state and is not yet driven by step(). Moving it onto step() means: one
-// CoreState instead of TabRuntime; events from sockets, timers and spawns fed to step(); and each
-// effect carried out by an adapter: `commit` as one registry transaction (a close's revocations
-// and history alongside), `putResumeRecord` under the same fence, `spawnHolder` with the argv the
-// resume validator allows, `verifyHolder` with the reconnect attempts, `kill` as the retirement
-// plan for the tab, `reply` with the view's ticket. Queries (list, busy, sessions, host status)
-// read the state and stay in the shell.
+// The server shell (../server.ts) is driven by step(): it holds one CoreState, feeds it socket,
+// timer and process events, and carries out each effect with an adapter: `commit` as one registry
+// transaction (a close's plan, revocations and history alongside), `putResumeRecord` under the
+// same fence, `spawnHolder`, `verifyHolder`, `sendToHolder` and `kill` in ../holderIO.ts, `reply`
+// in the protocol's shape (a view's ticket). Queries (list, busy, sessions, host status) read the
+// state. Left to the shell as I/O with no decision in it: the periodic refresh of running agents'
+// live records, the last-viewed tab, and the reboot move to history, which happens before a
+// server boots.
 export { boot, step } from './step.js';
 export { applyMutation, isTopology, orderedIds } from './mutations.js';
 export { acceptsHolderReport, closeOutcome, sessionHolder, spawnOutcome, type TabPresence } from './guards.js';
@@ -24,7 +24,7 @@ export { freshTab } from './commits.js';
 export { ownedHolders } from './reconcile.js';
 export { controlHandover, controlOnRequest, nextControllerRev } from './controller.js';
 export type * from './types.js';
-export { afterLinkLoss, heartbeatAction, HOLDER_HEARTBEAT_MS, HOLDER_MISSED_BEATS, kindAfterAgentReport, recordedHolderAction, reportChangesRow, startAction } from './supervision.js';
+export { afterLinkLoss, heartbeatAction, HOLDER_HEARTBEAT_MS, HOLDER_MISSED_BEATS, kindAfterAgentReport, reportChangesRow, startAction } from './supervision.js';
 export { restartAction, sleepAction, wakes } from './tabActions.js';
 export { createAction, isStaleRevision, reorderPlan, type ReorderPlan } from './topology.js';
 export { VIEW_WAIT_MS } from './controller.js';

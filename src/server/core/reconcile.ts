@@ -19,10 +19,11 @@ function wantsStart(tab: CoreTab): boolean {
   return tab.holder === null || tab.holder.pid === null;
 }
 
-/** Spawns in flight: the rest wait their turn, in tab order, until one completes or fails. */
+/** Starts in flight: a spawn, or a starting tab's holder still being verified (a start ends when
+ * the holder is bound, as it always has). The rest wait their turn, in tab order. */
 export function startsInFlight(s: CoreState): number {
   let n = 0;
-  for (const t of Object.values(s.tabs)) if (t.starting) n++;
+  for (const t of Object.values(s.tabs)) if (t.starting || (t.verifying && t.lifecycle === 'starting')) n++;
   return n;
 }
 

@@ -39,25 +39,6 @@ export function afterLinkLoss(f: LinkLossFacts): 'nothing' | 'reconnect' | 'unve
   return 'replace';
 }
 
-export interface RecordedHolderFacts {
-  holderPid: number | null;
-  holderStart: string | null;
-  holderInc: string | null;
-  /** The recorded pid still runs with the recorded start time. */
-  alive: boolean;
-}
-
-/**
- * What a starting server does with a tab's recorded holder: adopt a live one (after verifying it),
- * try a pending incarnation whose pid was never recorded (its spawn may have outlived the server
- * that started it), or start the tab afresh if it should run.
- */
-export function recordedHolderAction(h: RecordedHolderFacts): 'adopt' | 'adoptPending' | 'start' {
-  if (h.holderPid && h.holderStart && h.holderInc) return h.alive ? 'adopt' : 'start';
-  if (h.holderInc && !h.holderPid) return 'adoptPending';
-  return 'start';
-}
-
 export interface StartFacts {
   desired: 'running' | 'stopped';
   /** The tab resumes an agent session (it has a resume spec and a session id) from suspension. */

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { durableToRow, patchToRow, reportOf, rowToDurable } from '../../src/server/rows.js';
+import type { TabRow } from '../../src/store/tabRow.js';
+import type { HolderState } from '../../src/protocol/messages.js';
+
+const row: TabRow = {
+  id: 'tababc_1',
+  kind: 'claude',
+  sessionId: 'sess-1',
+  name: 'work',
+  nameSource: 'user',
+  ord: 2,
+  cwd: '/home/u/p',
+  command: ['claude', '--x'],
+  desired: 'running',
+  lifecycle: 'running',
+  holderPid: 100,
+  holderStart: '555',
+  holderInc: 'abc_2',
+  childPid: 101,
+  childInc: 'c1',
+  controllerRev: 4,
+  lastExit: { code: 1, signal: null },
+  createdAt: 1_000,
+  viewedAt: null,
+};
+
+describe('registry rows and core tabs', () => {
+  it('round-trip: a row read into the core and written back is the same row', () => {
+    const { ord: _ord, ...rest } = row;
+    expect(durableToRow(rowToDurable(row), row.createdAt)).toEqual(rest);
+  });
+
+  it('a pending incarnation keeps its id with no pid; a row with no child has none', () => {
+    const pending = rowToDurable({ ...row, holderPid: null, holderStart: null, childPid: null, childInc: null });
+    expect(pending.holder).toEqual({ inc: 'abc_2', pid: null, startTime: null });
+    expect(pending.child).toBeNull();
+    expect(rowToDurable({ ...row, holderInc: null }).holder).toBeNull();
+  });
+
+  it('a patch writes exactly the columns it names, and a cleared holder clears all three', () => {
+    expect(patchToRow({ lifecycle: 'suspended' })).toEqual({ lifecycle: 'suspended' });
+    expect(patchToRow({ holder: null, child: null })).toEqual({ holderInc: null, holderPid: null, holderStart: null, childPid: null, childInc: null });
+    expect(patchToRow({ spec: { kind: 'generic', cwd: '/w', command: null, nameSource: 'default' } })).toEqual({ kind: 'generic', cwd: '/w', command: null, nameSource: 'default' });
+    expect(patchToRow({ lastExit: null, controllerRev: 0, sessionId: null, desired: 'stopped' })).toEqual({ lastExit: null, controllerRev: 0, sessionId: null, desired: 'stopped' });
+  });
+
+  it("a holder's state reports its child only with both pid and incarnation", () => {
+    const st = { lifecycle: 'running', childPid: 7, childInc: 'c', exit: null, glyph: '', agent: { kind: 'claude', sessionId: 's', state: null, name: null, seq: 1 } } as unknown as HolderState;
+    expect(reportOf(st)).toEqual({ lifecycle: 'running', sessionId: 's', agentKind: 'claude', child: { pid: 7, inc: 'c' }, exit: null, glyph: '' });
+    expect(reportOf({ ...st, childInc: null, agent: null }).child).toBeNull();
+  });
+});
