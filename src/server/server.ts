@@ -10,9 +10,9 @@ import { Connection } from '../protocol/connection.js';
 import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { controlSchema, type TabInfo, type ReplyError } from '../protocol/messages.js';
-import type { Registry, TabRow, HistoryEntry } from '../store/registry.js';
+import type { Registry, HistoryEntry } from '../store/registry.js';
 import type { Paths } from '../paths.js';
-import type { Config, AgentSpec } from '../config.js';
+import type { Config } from '../config.js';
 import { deriveKey, makeTicket, newIncarnation, ticketProofKey, TICKET_TTL_MS } from '../security.js';
 import { isSameProcess, foregroundGroupOf } from '../proc.js';
 import { defaultTabName } from './naming.js';
@@ -24,12 +24,12 @@ import type { Counters } from '../diag/counters.js';
 import { planRetirement } from '../lifecycle/retirement.js';
 import { executeTermination } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
-import { validateResume, RESUME_RECORD_MAX_AGE_MS } from '../lifecycle/records.js';
-import { resumeArgv, startArgv } from '../lifecycle/agents.js';
 import { pruneRecoveryFiles } from '../holder/recovery.js';
 import { FencedError } from '../store/errors.js';
 import { boot, step, HOLDER_HEARTBEAT_MS, orderedIds, sessionHolder, type CoreEvent, type CoreState, type CoreTab, type Effect, type Reply, type Request, type StepResult } from './core/index.js';
 import { HolderIO, type SpawnPlan } from './holderIO.js';
+import { AgentStarts, SHELL_KIND, sanitizeChildEnv } from './agentStarts.js';
+import { expectedRev, listingEntry, NOT_RESUMABLE, PAST_SESSIONS_LISTED, pastSessions, refusal, tabInfo } from './answers.js';
 import { durableToRow, patchToRow, rowToDurable } from './rows.js';
 
 /** The exit status of a server that found itself fenced (EX_TEMPFAIL: its successor runs). */
@@ -38,10 +38,6 @@ const FENCED_EXIT_CODE = 75;
 const TICK_MS = 1_000;
 /** How often a running agent's `live` resume record is captured again (SPEC §9). */
 const LIVE_CAPTURE_MS = 60_000;
-/** The picker lists at most this many past sessions. */
-const PAST_SESSIONS_LISTED = 50;
-/** The kind of a tab that runs no agent. */
-const SHELL_KIND = 'shell';
 
 interface ClientSession {
   /** The client's id from its subscription; empty for a connection that did not subscribe. */
@@ -92,6 +88,7 @@ export interface ServerDeps {
 export class Server {
   private state!: CoreState;
   private readonly io: HolderIO;
+  private readonly agents: AgentStarts;
   private readonly clients = new Map<Connection, ClientSession>();
   /** Connections per core client id: the core hears of a client once, and of its end once. */
   private readonly coreClients = new Map<string, number>();
@@ -117,6 +114,7 @@ export class Server {
   private readonly startedAt = Date.now();
 
   constructor(private readonly d: ServerDeps) {
+    this.agents = new AgentStarts(d.config, d.registry);
     this.io = new HolderIO({
       ...d,
       feed: (e) => this.feed(e),
@@ -138,7 +136,7 @@ export class Server {
       epoch: this.d.epoch - 1,
       rev: this.d.registry.revision,
       tabs: Object.fromEntries(rows.map((r) => [r.id, rowToDurable(r)])),
-      resumeExpired: this.expiredResumes(rows),
+      resumeExpired: this.agents.expiredResumes(rows),
     };
     const c = this.d.config;
     const limits = {
@@ -321,60 +319,8 @@ export class Server {
 
   // ---- agents and resume records ----
 
-  private agentSpec(kind: string): AgentSpec | null {
-    if (kind === SHELL_KIND) return null;
-    return this.d.config.agents[kind] ?? null;
-  }
-
-  /** The one validator before every automatic resume (SPEC §9). */
-  private resumeVerdict(tabId: string, claims: { id: string; sessionId: string | null }[]) {
-    return validateResume(this.d.registry.listResumeRecordsOf(tabId), {
-      tabId,
-      now: Date.now(),
-      maxAgeMs: RESUME_RECORD_MAX_AGE_MS,
-      heldElsewhere: (sessionId) => sessionHolder(claims, sessionId, tabId) !== null,
-    });
-  }
-
-  /** The argv that resumes the tab's agent session, when a valid record allows it. */
-  private resumeCommand(tab: CoreTab): string[] | null {
-    const spec = this.agentSpec(tab.spec.kind);
-    if (!spec?.resume) return null;
-    const verdict = this.resumeVerdict(tab.id, Object.values(this.state.tabs));
-    if (!verdict.ok) return null;
-    return resumeArgv(spec, tab.spec.command ?? this.d.config.tabCommand, verdict.record.sessionId);
-  }
-
-  /** Suspended tabs that want to run but whose agent session's record expired (SPEC §9): the core
-   * moves them to history instead of starting them. */
-  private expiredResumes(rows: TabRow[]): string[] {
-    const claims = rows.map((r) => ({ id: r.id, sessionId: r.sessionId }));
-    return rows
-      .filter((r) => r.lifecycle === 'suspended' && r.desired === 'running' && r.sessionId && this.agentSpec(r.kind)?.resume)
-      .filter((r) => {
-        const verdict = this.resumeVerdict(r.id, claims);
-        return !verdict.ok && verdict.reason === 'expired';
-      })
-      .map((r) => r.id);
-  }
-
   private spawnPlan(fx: Extract<Effect, { t: 'spawnHolder' }>): SpawnPlan {
-    const tab = this.state.tabs[fx.tabId];
-    const spec = this.agentSpec(tab.spec.kind);
-    const own = tab.spec.command ?? this.d.config.tabCommand;
-    const base = spec && !tab.spec.command ? startArgv(spec, own) : own;
-    const resumeCommand = this.resumeCommand(tab);
-    const o = fx.options;
-    return {
-      command: o.fresh || !resumeCommand ? base : resumeCommand,
-      resumeCommand,
-      agentKind: tab.spec.kind === SHELL_KIND ? null : tab.spec.kind,
-      cwd: existingDir(tab.spec.cwd),
-      env: sanitizeChildEnv(o.env ?? this.d.holderEnv),
-      umask: o.umask ?? 0o022,
-      cols: o.cols ?? 120,
-      rows: o.rows ?? 40,
-    };
+    return this.agents.spawnPlan(this.state.tabs[fx.tabId], Object.values(this.state.tabs), fx.options, this.d.holderEnv);
   }
 
   /** Resume authority, written when the core says (SPEC §9). A running agent's holder learns
@@ -382,10 +328,10 @@ export class Server {
   private putResumeRecord(fx: Extract<Effect, { t: 'putResumeRecord' }>): void {
     const tab = this.state.tabs[fx.tabId];
     if (!tab || tab.spec.kind === SHELL_KIND) return;
-    if (fx.origin === 'quit' && !this.agentSpec(tab.spec.kind)?.resume) return;
+    if (fx.origin === 'quit' && !this.agents.spec(tab.spec.kind)?.resume) return;
     this.guarded(() => {
       this.d.registry.putResumeRecord({ tabId: tab.id, agentKind: tab.spec.kind, sessionId: fx.sessionId, cwd: tab.spec.cwd, name: tab.name, origin: fx.origin, capturedAt: Date.now(), command: tab.spec.command });
-      if (fx.origin === 'live' && tab.bound) this.io.sendRaw(tab.id, { t: 'setResume', epoch: this.d.epoch, command: this.resumeCommand(tab) });
+      if (fx.origin === 'live' && tab.bound) this.io.sendRaw(tab.id, { t: 'setResume', epoch: this.d.epoch, command: this.agents.resumeCommand(tab, Object.values(this.state.tabs)) });
     });
   }
 
@@ -546,7 +492,7 @@ export class Server {
     close: (_s, a) => ({ req: { op: 'close', tabId: String(a.tabId), expectedRev: expectedRev(a) } }),
     sleep: (_s, a) => {
       const tab = this.state.tabs[String(a.tabId)];
-      if (tab && !this.agentSpec(tab.spec.kind)?.resume && tab.lifecycle !== 'suspended') return NOT_RESUMABLE;
+      if (tab && !this.agents.spec(tab.spec.kind)?.resume && tab.lifecycle !== 'suspended') return NOT_RESUMABLE;
       return { req: { op: 'sleep', tabId: String(a.tabId) } };
     },
     restart: (_s, a) => ({ req: { op: 'restart', tabId: String(a.tabId), fresh: a.fresh === true, force: a.force === true } }),
@@ -558,7 +504,7 @@ export class Server {
     reorder: (_s, a) => ({ req: { op: 'reorder', tabId: String(a.tabId), toIndex: Number(a.toIndex), expectedRev: expectedRev(a) } }),
     claim: (_s, a) => ({ req: { op: 'claim', tabId: String(a.tabId), force: a.force === true } }),
     hostStop: () => ({ req: { op: 'hostStop' } }),
-    sessions: () => ({ result: { sessions: this.pastSessions() } }),
+    sessions: () => ({ result: { sessions: pastSessions(this.d.registry.listResumeRecords(), this.d.registry.listHistory(PAST_SESSIONS_LISTED), Object.values(this.state.tabs)) } }),
     busy: (_s, a) => ({ result: this.busy(String(a.tabId)) }),
     list: () => ({ result: { server: { pid: process.pid, epoch: this.d.epoch }, tabs: this.listing() } }),
     hostStatus: () => ({ result: this.hostStatus() }),
@@ -623,7 +569,7 @@ export class Server {
     this.requests.delete(reqId);
     const { session, id, op } = open;
     const send = (result: unknown) => session.conn.send({ t: 'reply', id, ok: true, result: result ?? null, error: null });
-    if (!r.ok) return void session.conn.send({ t: 'reply', id, ok: false, result: null, error: this.refusal(op, r.code) });
+    if (!r.ok) return void session.conn.send({ t: 'reply', id, ok: false, result: null, error: refusal(op, r.code, { serving: this.state.phase === 'serving', tabsMax: this.d.config.tabsMax }) });
     switch (op) {
       case 'create':
       case 'ensureTab':
@@ -654,27 +600,6 @@ export class Server {
     }
   }
 
-  private refusal(op: string, code: Extract<Reply, { ok: false }>['code']): ReplyError {
-    switch (code) {
-      case 'conflict':
-        return { code, message: 'The tabs changed meanwhile; nothing was changed.' };
-      case 'no-tab':
-        return { code, message: op === 'claim' ? 'That tab is not running.' : 'That tab no longer exists.' };
-      case 'unavailable':
-        if (this.state.phase !== 'serving') return { code: 'unavailable', message: 'The a1 server is stopping.' };
-        if (op === 'claim') return { code: 'no-tab', message: 'That tab is not running.' };
-        return { code: 'holder-unavailable', message: 'The tab is not running.' };
-      case 'write-failed':
-        return { code, message: 'The registry could not be written; nothing was changed.' };
-      case 'bad-index':
-        return { code, message: 'That position is outside the strip.' };
-      case 'not-resumable':
-        return NOT_RESUMABLE.error;
-      case 'tabs-max':
-        return { code, message: `The tab limit of ${this.d.config.tabsMax} is reached; close a tab to open another.` };
-    }
-  }
-
   /** A ticket for the tab's holder (SPEC §15). */
   private ticket(session: ClientSession, tabId: string, inc: string): unknown {
     const ticketKey = deriveKey(this.d.secret, 'ticket', tabId, inc);
@@ -694,21 +619,6 @@ export class Server {
   }
 
   /** Sessions no live tab holds (records of gone tabs, and history), newest first, one each. */
-  private pastSessions(): { sessionId: string; agent: string; name: string; cwd: string; state: string }[] {
-    const held = new Set(Object.values(this.state.tabs).map((t) => t.sessionId).filter(Boolean));
-    const out = new Map<string, { sessionId: string; agent: string; name: string; cwd: string; state: string; at: number }>();
-    for (const r of this.d.registry.listResumeRecords()) {
-      if (held.has(r.sessionId) || this.state.tabs[r.tabId]) continue;
-      const seen = out.get(r.sessionId);
-      if (!seen || seen.at < r.capturedAt) out.set(r.sessionId, { sessionId: r.sessionId, agent: r.agentKind, name: r.name, cwd: r.cwd, state: r.origin, at: r.capturedAt });
-    }
-    for (const h of this.d.registry.listHistory(PAST_SESSIONS_LISTED)) {
-      if (!h.sessionId || held.has(h.sessionId) || out.has(h.sessionId)) continue;
-      out.set(h.sessionId, { sessionId: h.sessionId, agent: h.agentKind, name: h.name, cwd: h.cwd, state: h.reason, at: h.at });
-    }
-    return [...out.values()].sort((a, b) => b.at - a.at).slice(0, PAST_SESSIONS_LISTED).map(({ at: _at, ...rest }) => rest);
-  }
-
   private hostStatus(): unknown {
     return {
       pid: process.pid,
@@ -738,22 +648,7 @@ export class Server {
   }
 
   private tabInfo(tab: CoreTab): TabInfo {
-    const st = this.liveState(tab);
-    return {
-      id: tab.id,
-      name: tab.name,
-      nameSource: tab.spec.nameSource,
-      ord: tab.ord,
-      cwd: tab.spec.cwd,
-      lifecycle: tab.lifecycle,
-      holderPid: tab.holder?.pid ?? null,
-      childPid: st?.childPid ?? tab.child?.pid ?? null,
-      exit: st?.exit ?? tab.lastExit,
-      title: st?.title ?? '',
-      kind: tab.spec.kind,
-      sessionId: tab.sessionId,
-      glyph: st?.glyph,
-    };
+    return tabInfo(tab, this.liveState(tab));
   }
 
   private tabInfos(): TabInfo[] {
@@ -761,14 +656,7 @@ export class Server {
   }
 
   private listing(): unknown[] {
-    return this.orderedTabs().map((t) => ({
-      id: t.id,
-      name: t.name,
-      status: t.lifecycle,
-      cwd: t.spec.cwd,
-      holderPid: t.holder?.pid ?? null,
-      childPid: this.liveState(t)?.childPid ?? t.child?.pid ?? null,
-    }));
+    return this.orderedTabs().map((t) => listingEntry(t, this.liveState(t)));
   }
 
   // ---- telling clients ----
@@ -874,29 +762,3 @@ export class Server {
 }
 
 type Outcome = { result: unknown } | { error: ReplyError } | { req: Request; name?: string };
-
-const NOT_RESUMABLE = { error: { code: 'not-resumable', message: 'This tab cannot sleep: it has no agent session to resume.' } };
-
-function expectedRev(a: Record<string, unknown>): number | undefined {
-  return typeof a.expectedRev === 'number' ? a.expectedRev : undefined;
-}
-
-/** The child gets the requesting client's environment minus a1's own markers (SPEC §15). */
-function sanitizeChildEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) continue;
-    if (k === 'A1_TAB_ID' || k === 'A1_BRIDGE' || k === 'A1_BRIDGE_TOKEN' || k.startsWith('A1_HOLDER_')) continue;
-    out[k] = v;
-  }
-  return out;
-}
-
-function existingDir(dir: string): string {
-  try {
-    if (fs.statSync(dir).isDirectory()) return dir;
-  } catch {
-    // Fall through to the home directory.
-  }
-  return process.env.HOME ?? '/';
-}

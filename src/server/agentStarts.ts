@@ -1,0 +1,96 @@
+// What a holder start runs (SPEC §9, §15): the agent's start or resume argv, decided by the one
+// resume validator over the registry's records, and the child's environment and directory.
+import fs from 'node:fs';
+import type { AgentSpec, Config } from '../config.js';
+import type { Registry, TabRow } from '../store/registry.js';
+import { validateResume, RESUME_RECORD_MAX_AGE_MS } from '../lifecycle/records.js';
+import { resumeArgv, startArgv } from '../lifecycle/agents.js';
+import { sessionHolder, type CoreTab, type StartOptions } from './core/index.js';
+import type { SpawnPlan } from './holderIO.js';
+
+/** The kind of a tab that runs no agent. */
+export const SHELL_KIND = 'shell';
+
+type SessionClaim = { id: string; sessionId: string | null };
+
+export class AgentStarts {
+  constructor(
+    private readonly config: Config,
+    private readonly registry: Registry,
+  ) {}
+
+  spec(kind: string): AgentSpec | null {
+    if (kind === SHELL_KIND) return null;
+    return this.config.agents[kind] ?? null;
+  }
+
+  /** The one validator before every automatic resume (SPEC §9). */
+  private verdict(tabId: string, claims: SessionClaim[]) {
+    return validateResume(this.registry.listResumeRecordsOf(tabId), {
+      tabId,
+      now: Date.now(),
+      maxAgeMs: RESUME_RECORD_MAX_AGE_MS,
+      heldElsewhere: (sessionId) => sessionHolder(claims, sessionId, tabId) !== null,
+    });
+  }
+
+  /** The argv that resumes the tab's agent session, when a valid record allows it. */
+  resumeCommand(tab: CoreTab, claims: SessionClaim[]): string[] | null {
+    const spec = this.spec(tab.spec.kind);
+    if (!spec?.resume) return null;
+    const verdict = this.verdict(tab.id, claims);
+    if (!verdict.ok) return null;
+    return resumeArgv(spec, tab.spec.command ?? this.config.tabCommand, verdict.record.sessionId);
+  }
+
+  /** Suspended tabs that want to run but whose agent session's record expired (SPEC §9): the core
+   * moves them to history instead of starting them. */
+  expiredResumes(rows: TabRow[]): string[] {
+    const claims = rows.map((r) => ({ id: r.id, sessionId: r.sessionId }));
+    return rows
+      .filter((r) => r.lifecycle === 'suspended' && r.desired === 'running' && r.sessionId && this.spec(r.kind)?.resume)
+      .filter((r) => {
+        const verdict = this.verdict(r.id, claims);
+        return !verdict.ok && verdict.reason === 'expired';
+      })
+      .map((r) => r.id);
+  }
+
+  /** A fresh start runs the agent's start argv (or the tab's command); a valid record resumes. */
+  spawnPlan(tab: CoreTab, claims: SessionClaim[], o: StartOptions, holderEnv: NodeJS.ProcessEnv): SpawnPlan {
+    const spec = this.spec(tab.spec.kind);
+    const own = tab.spec.command ?? this.config.tabCommand;
+    const base = spec && !tab.spec.command ? startArgv(spec, own) : own;
+    const resumeCommand = this.resumeCommand(tab, claims);
+    return {
+      command: o.fresh || !resumeCommand ? base : resumeCommand,
+      resumeCommand,
+      agentKind: tab.spec.kind === SHELL_KIND ? null : tab.spec.kind,
+      cwd: existingDir(tab.spec.cwd),
+      env: sanitizeChildEnv(o.env ?? holderEnv),
+      umask: o.umask ?? 0o022,
+      cols: o.cols ?? 120,
+      rows: o.rows ?? 40,
+    };
+  }
+}
+
+/** The child gets the requesting client's environment minus a1's own markers (SPEC §15). */
+export function sanitizeChildEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) continue;
+    if (k === 'A1_TAB_ID' || k === 'A1_BRIDGE' || k === 'A1_BRIDGE_TOKEN' || k.startsWith('A1_HOLDER_')) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+function existingDir(dir: string): string {
+  try {
+    if (fs.statSync(dir).isDirectory()) return dir;
+  } catch {
+    // Fall through to the home directory.
+  }
+  return process.env.HOME ?? '/';
+}

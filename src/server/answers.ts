@@ -1,0 +1,88 @@
+// How the server's answers look to clients: the core's refusals in words, a tab as the strip and
+// the listing show it, and the past sessions the picker offers. Pure: plain data in, plain data out.
+import type { ReplyError, TabInfo, HolderState } from '../protocol/messages.js';
+import type { HistoryEntry } from '../store/registry.js';
+import type { ResumeRecord } from '../lifecycle/records.js';
+import type { CoreTab, Reply } from './core/index.js';
+
+/** The picker lists at most this many past sessions. */
+export const PAST_SESSIONS_LISTED = 50;
+
+export const NOT_RESUMABLE = { error: { code: 'not-resumable', message: 'This tab cannot sleep: it has no agent session to resume.' } };
+
+export function expectedRev(a: Record<string, unknown>): number | undefined {
+  return typeof a.expectedRev === 'number' ? a.expectedRev : undefined;
+}
+
+/** A refusal of `op` in one sentence. `unavailable` means the tab is not running, unless the
+ * server itself is stopping. */
+export function refusal(op: string, code: Extract<Reply, { ok: false }>['code'], ctx: { serving: boolean; tabsMax: number }): ReplyError {
+  switch (code) {
+    case 'conflict':
+      return { code, message: 'The tabs changed meanwhile; nothing was changed.' };
+    case 'no-tab':
+      return { code, message: op === 'claim' ? 'That tab is not running.' : 'That tab no longer exists.' };
+    case 'unavailable':
+      if (!ctx.serving) return { code: 'unavailable', message: 'The a1 server is stopping.' };
+      if (op === 'claim') return { code: 'no-tab', message: 'That tab is not running.' };
+      return { code: 'holder-unavailable', message: 'The tab is not running.' };
+    case 'write-failed':
+      return { code, message: 'The registry could not be written; nothing was changed.' };
+    case 'bad-index':
+      return { code, message: 'That position is outside the strip.' };
+    case 'not-resumable':
+      return NOT_RESUMABLE.error;
+    case 'tabs-max':
+      return { code, message: `The tab limit of ${ctx.tabsMax} is reached; close a tab to open another.` };
+  }
+}
+
+/** A tab as clients see it: the committed tab, with what its holder last said (`st`, when it is
+ * the tab's current holder's). */
+export function tabInfo(tab: CoreTab, st: HolderState | null): TabInfo {
+  return {
+    id: tab.id,
+    name: tab.name,
+    nameSource: tab.spec.nameSource,
+    ord: tab.ord,
+    cwd: tab.spec.cwd,
+    lifecycle: tab.lifecycle,
+    holderPid: tab.holder?.pid ?? null,
+    childPid: st?.childPid ?? tab.child?.pid ?? null,
+    exit: st?.exit ?? tab.lastExit,
+    title: st?.title ?? '',
+    kind: tab.spec.kind,
+    sessionId: tab.sessionId,
+    glyph: st?.glyph,
+  };
+}
+
+/** One row of `a1 tabs` (SPEC §15, listing format). */
+export function listingEntry(tab: CoreTab, st: HolderState | null) {
+  return { id: tab.id, name: tab.name, status: tab.lifecycle, cwd: tab.spec.cwd, holderPid: tab.holder?.pid ?? null, childPid: st?.childPid ?? tab.child?.pid ?? null };
+}
+
+export interface PastSession {
+  sessionId: string;
+  agent: string;
+  name: string;
+  cwd: string;
+  state: string;
+}
+
+/** Sessions no live tab holds (records of gone tabs, and history), newest first, one each. */
+export function pastSessions(records: ResumeRecord[], history: HistoryEntry[], live: Pick<CoreTab, 'id' | 'sessionId'>[]): PastSession[] {
+  const held = new Set(live.map((t) => t.sessionId).filter(Boolean));
+  const liveIds = new Set(live.map((t) => t.id));
+  const out = new Map<string, PastSession & { at: number }>();
+  for (const r of records) {
+    if (held.has(r.sessionId) || liveIds.has(r.tabId)) continue;
+    const seen = out.get(r.sessionId);
+    if (!seen || seen.at < r.capturedAt) out.set(r.sessionId, { sessionId: r.sessionId, agent: r.agentKind, name: r.name, cwd: r.cwd, state: r.origin, at: r.capturedAt });
+  }
+  for (const h of history) {
+    if (!h.sessionId || held.has(h.sessionId) || out.has(h.sessionId)) continue;
+    out.set(h.sessionId, { sessionId: h.sessionId, agent: h.agentKind, name: h.name, cwd: h.cwd, state: h.reason, at: h.at });
+  }
+  return [...out.values()].sort((a, b) => b.at - a.at).slice(0, PAST_SESSIONS_LISTED).map(({ at: _at, ...rest }) => rest);
+}
