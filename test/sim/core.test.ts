@@ -668,6 +668,18 @@ describe('what the server shell relies on', () => {
     expect(inc).toMatch(/^[A-Za-z0-9_]+$/);
   });
 
+  it('a new start clears the last exit', () => {
+    const { s, tabId, inc } = withRunningTab();
+    const exit = { code: 2, signal: null };
+    let next = drive(s, { t: 'holderState', tabId, inc, report: { ...report('exited'), exit } }).state;
+    expect(next.tabs[tabId].lastExit).toEqual(exit);
+    next = drive(next, { t: 'linkClosed', tabId, inc }).state;
+    const gone = drive(next, { t: 'holderGone', tabId, inc });
+    const start = gone.commits.find((m) => m.t === 'update' && m.patch.holder?.pid === null);
+    expect(start).toMatchObject({ patch: { lastExit: null, lifecycle: 'starting' } });
+    expect(gone.state.tabs[tabId].lastExit).toBeNull();
+  });
+
   it("a renamed tab's name is the user's", () => {
     const { s, tabId } = withRunningTab();
     const r = drive(s, req('c1', 9, { op: 'rename', tabId, name: 'mine' }));
