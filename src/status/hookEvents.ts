@@ -20,9 +20,11 @@
 //   PreCompact/PostCompact → progress
 //   SubagentStart/SubagentStop, any payload with agent_id, unknown events → ignored (null)
 // Codex hooks (hooks.json; same common fields plus model and turn_id): SessionStart, UserPromptSubmit,
-// PreToolUse, PostToolUse, PermissionRequest, Stop, StopFailure, PreCompact, PostCompact map as above.
+// PreToolUse, PostToolUse, PermissionRequest, Stop, StopFailure, PreCompact, PostCompact map as above;
+// Interrupt (Esc or Ctrl+C ended the turn) and SessionEnd → idle. Codex 0.169 has no StopFailure: a
+// model request that failed is PostModelRequest with status "failed" → error; "completed" → working.
 // Codex notify (event "notify"; the JSON is notify's last argument): type "agent-turn-complete" →
-// done, with "thread-id" as the session id; other types → ignored.
+// done for "thread-id", applied only when that thread is the tab's session; other types → ignored.
 import type { AgentState } from '../holder/bridge.js';
 
 export const HOOK_AGENTS = ['claude', 'codex'] as const;
@@ -31,6 +33,8 @@ export type HookAgent = (typeof HOOK_AGENTS)[number];
 export interface HookReport {
   state: AgentState;
   sessionId: string | null;
+  /** Only for the tab's current session: Codex's notify fires for side threads too. */
+  sameSession?: boolean;
 }
 
 /** The Codex notify program's pseudo-event: not a hook, but reported the same way. */
@@ -86,6 +90,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function stateFor(agent: HookAgent, event: string, p: Record<string, unknown>): AgentState | null {
   if (event === 'SessionStart') return p.source === 'compact' ? 'progress' : 'idle';
+  if (event === 'PostModelRequest' && agent === 'codex') return p.status === 'failed' ? 'error' : p.status === 'completed' ? 'working' : null;
   if (event === 'Notification' && agent === 'claude') {
     const type = p.notification_type;
     return typeof type === 'string' && Object.hasOwn(NOTIFICATION_STATES, type) ? NOTIFICATION_STATES[type] : null;
@@ -97,7 +102,10 @@ function stateFor(agent: HookAgent, event: string, p: Record<string, unknown>): 
 export function reportForHook(agent: HookAgent, event: string, payload: unknown): HookReport | null {
   if (!isRecord(payload)) return null;
   if (agent === 'codex' && event === CODEX_NOTIFY_EVENT) {
-    return payload.type === 'agent-turn-complete' ? { state: 'done', sessionId: sessionIdFrom(payload['thread-id']) } : null;
+    // Codex 0.169 also notifies for the side thread that titles a conversation, about 1 s after a
+    // prompt: only the thread the hooks named (the tab's session) may finish the turn.
+    const thread = sessionIdFrom(payload['thread-id']);
+    return payload.type === 'agent-turn-complete' && thread !== null ? { state: 'done', sessionId: thread, sameSession: true } : null;
   }
   // A subagent's events describe work inside the main turn, never the tab's own state.
   if (payload.agent_id !== undefined && payload.agent_id !== null) return null;

@@ -13,30 +13,32 @@
 // - done → ✓ only if the turn finished while no client viewed the tab; finished while viewed → idle.
 // - Viewing the tab clears ✓ (it becomes idle); nothing else but a new turn, an error or a new
 //   incarnation clears it; an idle report (SessionEnd, idle notification) keeps ✓ and ✗.
-// - An interrupt key (Esc, Ctrl+C) while working or needs-input → idle: Stop does not fire on it.
-// - approve (y, 1, 2) or submit (Enter, whose default is approve) while needs-input → working.
-// - deny (n, 3) while needs-input → idle: both Claude Code and Codex end the turn on "no", with no
-//   Stop; an agent that carries on reports its next tool call, which sets working again.
-// - Any other key, and every key outside working/needs-input, changes nothing: keys alone can never
-//   produce ✓ or ?.
+// - Keys the controller sent (src/status/agentKeys.ts, per agent kind and version) while working:
+//   an interrupt key → idle (no hook fires on Esc or Ctrl+C).
+// - While needs-input, keys move and answer the permission dialog: an approving answer → working,
+//   a denying one → idle (Claude Code fires no hook on "no"; an agent that carries on reports its
+//   next tool call, which sets working again).
+// - Every key outside working/needs-input, and every key that answers nothing, changes nothing:
+//   keys alone can never produce ✓ or ?.
 // - unresponsive (!) once the child has sent a heartbeat and then none for unresponsiveMs; any
 //   report counts as a sign of life. Hook-only agents never heartbeat and are never unresponsive.
 // - stalled (⧗) while working with no working/progress report (or approve) for stallMs.
 // - Precedence: process fact > unresponsive > the agent's phase (stalled refines working).
 import type { Glyph } from '../app/strip/glyphs.js';
 import type { AgentState } from '../holder/bridge.js';
+import { DIALOG_OPENED, answerKey, type AgentKeyRules, type DialogState } from './agentKeys.js';
 
 /** SPEC §10: a child that reports over the bridge and misses heartbeats this long is unresponsive. */
 export const UNRESPONSIVE_AFTER_MS = 30_000;
 
-export type InputKey = 'interrupt' | 'submit' | 'approve' | 'deny' | 'other';
 export type ProcessFact = 'starting' | 'running' | 'exited' | 'crashed' | 'failed' | 'suspended';
 /** The agent's own state, as far as the bridge and admitted keys tell it. */
 export type AgentPhase = 'idle' | 'working' | 'needs-input' | 'done' | 'error';
 
 export type StatusEvent =
   | { k: 'report'; state: AgentState; at: number }
-  | { k: 'input'; key: InputKey; at: number }
+  /** One key the controller sent (a name from keyNamesOf), read by the tab's agent's rules. */
+  | { k: 'key'; key: string; rules: AgentKeyRules; at: number }
   | { k: 'process'; what: ProcessFact; at: number }
   /** Whether any client views the tab now (decided by the server from its clients' views). */
   | { k: 'viewed'; viewed: boolean; at: number };
@@ -52,6 +54,8 @@ export interface StatusState {
   readonly heartbeatAt: number | null;
   /** Last progress while working: the stall clock. */
   readonly progressAt: number;
+  /** The open permission dialog's position, while needs-input. */
+  readonly dialog: DialogState | null;
 }
 
 export const INITIAL_STATUS: StatusState = Object.freeze({
@@ -61,29 +65,10 @@ export const INITIAL_STATUS: StatusState = Object.freeze({
   viewed: false,
   heartbeatAt: null,
   progressAt: 0,
+  dialog: null,
 });
 
 const LIVE: ReadonlySet<ProcessFact> = new Set(['starting', 'running']);
-
-/** The keys the holder admits, classified. Only single keys count; pasted or typed text is `other`. */
-const KEY_CLASSES: Readonly<Record<string, InputKey>> = {
-  '\x1b': 'interrupt',
-  '\x03': 'interrupt',
-  '\r': 'submit',
-  '\n': 'submit',
-  y: 'approve',
-  Y: 'approve',
-  '1': 'approve',
-  '2': 'approve',
-  n: 'deny',
-  N: 'deny',
-  '3': 'deny',
-};
-
-/** Classifies one admitted key (its bytes); never keeps or returns the bytes. */
-export function inputKeyOf(bytes: string): InputKey {
-  return Object.hasOwn(KEY_CLASSES, bytes) ? KEY_CLASSES[bytes] : 'other';
-}
 
 function newIncarnation(s: StatusState, process: ProcessFact, at: number): StatusState {
   return { ...INITIAL_STATUS, process, viewed: s.viewed, progressAt: at };
@@ -103,32 +88,27 @@ function onReport(s: StatusState, state: AgentState, at: number): StatusState {
     case 'progress':
       return { ...base, progressAt: at };
     case 'working':
-      return { ...base, phase: 'working', progressAt: at };
+      return { ...base, phase: 'working', progressAt: at, dialog: null };
     case 'needs-input':
-      return { ...base, phase: 'needs-input' };
+      // A second report of the same dialog (a hook and a notification) keeps its position.
+      return { ...base, phase: 'needs-input', dialog: s.phase === 'needs-input' && s.dialog ? s.dialog : DIALOG_OPENED };
     case 'done':
-      return { ...base, phase: s.viewed ? 'idle' : 'done' };
+      return { ...base, phase: s.viewed ? 'idle' : 'done', dialog: null };
     case 'error':
-      return { ...base, phase: 'error' };
+      return { ...base, phase: 'error', dialog: null };
     case 'idle':
-      return { ...base, phase: s.bridged && (s.phase === 'done' || s.phase === 'error') ? s.phase : 'idle' };
+      return { ...base, phase: s.bridged && (s.phase === 'done' || s.phase === 'error') ? s.phase : 'idle', dialog: null };
   }
 }
 
-function onInput(s: StatusState, key: InputKey, at: number): StatusState {
+function onKey(s: StatusState, key: string, rules: AgentKeyRules, at: number): StatusState {
   if (!s.bridged || !LIVE.has(s.process)) return s;
-  if (s.phase === 'working') return key === 'interrupt' ? { ...s, phase: 'idle' } : s;
+  if (s.phase === 'working') return rules.interrupt.includes(key) ? { ...s, phase: 'idle' } : s;
   if (s.phase !== 'needs-input') return s;
-  switch (key) {
-    case 'interrupt':
-    case 'deny':
-      return { ...s, phase: 'idle' };
-    case 'approve':
-    case 'submit':
-      return { ...s, phase: 'working', progressAt: at };
-    case 'other':
-      return s;
-  }
+  const { state, verdict } = answerKey(rules.dialog, s.dialog ?? DIALOG_OPENED, key);
+  if (verdict === 'approve') return { ...s, phase: 'working', progressAt: at, dialog: null };
+  if (verdict === 'deny') return { ...s, phase: 'idle', dialog: null };
+  return state === s.dialog ? s : { ...s, dialog: state };
 }
 
 function onProcess(s: StatusState, what: ProcessFact, at: number): StatusState {
@@ -141,8 +121,8 @@ export function reduceStatus(s: StatusState, e: StatusEvent): StatusState {
   switch (e.k) {
     case 'report':
       return onReport(s, e.state, e.at);
-    case 'input':
-      return onInput(s, e.key, e.at);
+    case 'key':
+      return onKey(s, e.key, e.rules, e.at);
     case 'process':
       return onProcess(s, e.what, e.at);
     case 'viewed':
@@ -190,5 +170,27 @@ export function glyphOf(s: StatusState, clock: GlyphClock): Glyph {
       return 'error';
     case 'idle':
       return 'none';
+  }
+}
+
+/** Glyphs of a tab whose close would stop work or drop a question: Alt+W asks first (SPEC §8). */
+export function isBusyGlyph(glyph: string | undefined): boolean {
+  return glyph === 'working' || glyph === 'needsInput' || glyph === 'stalled';
+}
+
+/** Why a tab wants its user, as `a1 tabs --json` says it: it asks (`?`), it finished unseen (`✓`),
+ * or it failed (`✗`); null when it wants nothing. */
+export type Attention = 'needs-input' | 'done' | 'error';
+
+export function attentionOf(glyph: string | undefined): Attention | null {
+  switch (glyph) {
+    case 'needsInput':
+      return 'needs-input';
+    case 'done':
+      return 'done';
+    case 'error':
+      return 'error';
+    default:
+      return null;
   }
 }

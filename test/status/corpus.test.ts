@@ -6,7 +6,9 @@
 // action and an "expect" glyph (src/app/strip/glyphs.ts), checked after the action:
 //   { "hook": { "event": "PreToolUse", "payload": {...} } }   what the agent's hook would report
 //   { "status": "heartbeat" | "progress" | ... }              a direct `a1 status <state>`
-//   { "input": "esc" | "ctrl-c" | "enter" | "y" | "n" | "1" | "2" | "3" | "text" | "up" }
+//   { "input": "esc" | "ctrl-c" | "enter" | "tab" | "up" | "down" | "text" | one character }
+//                                                             a key the controller sent, read by
+//                                                             the agent's rules (src/status/agentKeys.ts)
 //   { "process": "starting" | "running" | "exited" | "crashed" | "failed" | "suspended" }
 //   { "view": true } | { "unview": true }                     some client views the tab / none does
 //   { "wait": ms }                                            the clock moves on
@@ -16,7 +18,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import { reportForHook, HOOK_AGENTS, type HookAgent } from '../../src/status/hookEvents.js';
-import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, inputKeyOf, reduceStatus, type ProcessFact, type StatusEvent, type StatusState } from '../../src/status/model.js';
+import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, reduceStatus, type ProcessFact, type StatusEvent, type StatusState } from '../../src/status/model.js';
+import { keyRulesFor } from '../../src/status/agentKeys.js';
 import { GLYPHS, type Glyph } from '../../src/app/strip/glyphs.js';
 import { AGENT_STATES, type AgentState } from '../../src/holder/bridge.js';
 
@@ -27,10 +30,8 @@ const STEP_MS = 100;
 const MIN_FILES = 40;
 const MIN_SHARE = 0.99;
 
-/** The bytes each named key sends; the model only ever sees their class. */
-const KEY_BYTES: Readonly<Record<string, string>> = {
-  esc: '\x1b', 'ctrl-c': '\x03', enter: '\r', y: 'y', n: 'n', '1': '1', '2': '2', '3': '3', text: 'placeholder text', up: '\x1b[A',
-};
+/** The key names of src/status/agentKeys.ts for the fixtures' words; `text` is typed text. */
+const KEY_NAMES: Readonly<Record<string, string>> = { esc: 'escape', 'ctrl-c': 'ctrl+c', enter: 'enter', tab: 'tab', up: 'up', down: 'down', text: 'other' };
 const PROCESS_FACTS: readonly ProcessFact[] = ['starting', 'running', 'exited', 'crashed', 'failed', 'suspended'];
 
 interface Step {
@@ -65,8 +66,9 @@ function eventsOf(agent: HookAgent, step: Step, at: number): StatusEvent[] {
     return [{ k: 'report', state: step.status, at }];
   }
   if (step.input !== undefined) {
-    if (!Object.hasOwn(KEY_BYTES, step.input)) throw new Error(`unknown key ${step.input}`);
-    return [{ k: 'input', key: inputKeyOf(KEY_BYTES[step.input]), at }];
+    const key = Object.hasOwn(KEY_NAMES, step.input) ? KEY_NAMES[step.input] : [...step.input].length === 1 ? step.input : null;
+    if (key === null) throw new Error(`unknown key ${step.input}`);
+    return [{ k: 'key', key, rules: keyRulesFor(agent), at }];
   }
   if (step.process !== undefined) {
     if (!PROCESS_FACTS.includes(step.process)) throw new Error(`unknown process fact ${step.process}`);

@@ -85,7 +85,8 @@ describe('reportForHook: Codex', () => {
 
   it('maps notify agent-turn-complete to done with the thread id', () => {
     const payload = { type: 'agent-turn-complete', 'thread-id': 'th-42', 'turn-id': 't-1', cwd: '/w', 'input-messages': [SECRET], 'last-assistant-message': SECRET };
-    expect(reportForHook('codex', 'notify', payload)).toEqual({ state: 'done', sessionId: 'th-42' });
+    expect(reportForHook('codex', 'notify', payload)).toEqual({ state: 'done', sessionId: 'th-42', sameSession: true });
+    expect(reportForHook('codex', 'notify', { ...payload, 'thread-id': undefined })).toBeNull();
     expect(reportForHook('codex', 'notify', { ...payload, type: 'approval-requested' })).toBeNull();
   });
 
@@ -95,6 +96,10 @@ describe('reportForHook: Codex', () => {
     expect(reportForHook('codex', 'PermissionRequest', codex('PermissionRequest', { tool_name: 'Bash', tool_input: { command: SECRET } }))).toEqual({ state: 'needs-input', sessionId: SID });
     expect(reportForHook('codex', 'Stop', codex('Stop', { stop_hook_active: false }))).toEqual({ state: 'done', sessionId: SID });
     expect(reportForHook('codex', 'StopFailure', codex('StopFailure', { error: 'overloaded' }))).toEqual({ state: 'error', sessionId: SID });
+    // 0.169 reports a failed model request instead of StopFailure.
+    expect(reportForHook('codex', 'PostModelRequest', codex('PostModelRequest', { status: 'failed', error: SECRET }))).toEqual({ state: 'error', sessionId: SID });
+    expect(reportForHook('codex', 'PostModelRequest', codex('PostModelRequest', { status: 'completed', error: null }))).toEqual({ state: 'working', sessionId: SID });
+    expect(reportForHook('codex', 'PostModelRequest', codex('PostModelRequest', { status: 'weird' }))).toBeNull();
     expect(reportForHook('codex', 'SubagentStop', codex('SubagentStop', { agent_id: 'x' }))).toBeNull();
     expect(reportForHook('codex', 'PreToolUse', codex('PreToolUse', { agent_id: 'x', tool_name: 'Bash' }))).toBeNull();
     // Codex has no Notification hook; a stray one is not guessed at.

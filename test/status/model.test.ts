@@ -3,9 +3,10 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
-  INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, inputKeyOf, reduceStatus,
-  type InputKey, type ProcessFact, type StatusEvent, type StatusState,
+  INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, reduceStatus,
+  type ProcessFact, type StatusEvent, type StatusState,
 } from '../../src/status/model.js';
+import { keyRulesFor } from '../../src/status/agentKeys.js';
 import { GLYPHS, type Glyph } from '../../src/app/strip/glyphs.js';
 import { AGENT_STATES, type AgentState } from '../../src/holder/bridge.js';
 
@@ -23,7 +24,10 @@ function run(events: (Omit<StatusEvent, 'at'> & { at?: number })[], from: Status
   return { s, glyph: glyphOf(s, clockAt(t)), t };
 }
 const report = (state: AgentState) => ({ k: 'report' as const, state });
-const input = (key: InputKey) => ({ k: 'input' as const, key });
+const CLAUDE = keyRulesFor('claude');
+const CODEX = keyRulesFor('codex');
+const GENERIC = keyRulesFor('generic');
+const input = (key: string, rules = GENERIC) => ({ k: 'key' as const, key, rules });
 const proc = (what: ProcessFact) => ({ k: 'process' as const, what });
 const viewed = (v: boolean) => ({ k: 'viewed' as const, viewed: v });
 const running = [proc('starting'), proc('running')];
@@ -98,35 +102,68 @@ describe('bridge reports', () => {
 });
 
 describe('keys the holder admitted', () => {
-  it('classifies single keys only', () => {
-    expect(['\x1b', '\x03', '\r', 'y', '1', 'n', '3', 'hello', '\x1b[A', ''].map(inputKeyOf)).toEqual([
-      'interrupt', 'interrupt', 'submit', 'approve', 'approve', 'deny', 'deny', 'other', 'other', 'other',
-    ]);
+  it('an interrupt key while working → idle (no hook fires on Esc or Ctrl+C)', () => {
+    for (const rules of [CLAUDE, CODEX, GENERIC]) {
+      expect(run([...running, report('working'), input('escape', rules)]).glyph).toBe('none');
+      expect(run([...running, report('working'), input('ctrl+c', rules)]).glyph).toBe('none');
+      expect(run([...running, report('working'), input('y', rules), input('enter', rules)]).glyph).toBe('working');
+    }
   });
 
-  it('an interrupt while working or needs-input → idle (Stop does not fire on Esc/Ctrl+C)', () => {
-    expect(run([...running, report('working'), input('interrupt')]).glyph).toBe('none');
-    expect(run([...running, report('needs-input'), input('interrupt')]).glyph).toBe('none');
+  it("Claude Code 2.1.328's dialog: 1, 2 and 3 approve, 4 and Esc deny, Ctrl+C and letters answer nothing", () => {
+    const asking = [...running, report('needs-input')];
+    for (const k of ['1', '2', '3']) expect(run([...asking, input(k, CLAUDE)]).glyph).toBe('working');
+    for (const k of ['4', 'escape']) expect(run([...asking, input(k, CLAUDE)]).glyph).toBe('none');
+    for (const k of ['ctrl+c', 'y', 'n', 'other']) expect(run([...asking, input(k, CLAUDE)]).glyph).toBe('needsInput');
   });
 
-  it('approve or submit while needs-input → working; deny → idle', () => {
-    expect(run([...running, report('needs-input'), input('approve')]).glyph).toBe('working');
-    expect(run([...running, report('needs-input'), input('submit')]).glyph).toBe('working');
-    expect(run([...running, report('needs-input'), input('deny')]).glyph).toBe('none');
+  it("Claude Code's arrows: Up from the first option wraps to No, Down past No stays on No until walked back", () => {
+    const asking = [...running, report('needs-input')];
+    expect(run([...asking, input('enter', CLAUDE)]).glyph).toBe('working');
+    expect(run([...asking, input('up', CLAUDE), input('enter', CLAUDE)]).glyph).toBe('none');
+    expect(run([...asking, input('down', CLAUDE), input('down', CLAUDE), input('down', CLAUDE), input('enter', CLAUDE)]).glyph).toBe('none');
+    const past = [...asking, ...['down', 'down', 'down', 'down', 'down'].map((k) => input(k, CLAUDE))];
+    expect(run([...past, input('up', CLAUDE), input('enter', CLAUDE)]).glyph).toBe('none');
+    expect(run([...past, input('up', CLAUDE), input('up', CLAUDE), input('up', CLAUDE), input('enter', CLAUDE)]).glyph).toBe('working');
   });
 
-  it('other keys, and keys outside working/needs-input, change nothing', () => {
+  it("Claude Code's Tab amends the highlighted option: digits become text, Enter answers, Esc denies", () => {
+    const amending = [...running, report('needs-input'), input('tab', CLAUDE), input('4', CLAUDE)];
+    expect(run(amending).glyph).toBe('needsInput');
+    expect(run([...amending, input('enter', CLAUDE)]).glyph).toBe('working');
+    expect(run([...amending, input('escape', CLAUDE)]).glyph).toBe('none');
+  });
+
+  it("Codex 0.169.0's approval: 1, y, 2, p approve; 3, n, Esc, Ctrl+C deny; arrows and j/k wrap", () => {
+    const asking = [...running, report('needs-input')];
+    for (const k of ['1', 'y', '2', 'p', 'enter']) expect(run([...asking, input(k, CODEX)]).glyph).toBe('working');
+    for (const k of ['3', 'n', 'escape', 'ctrl+c']) expect(run([...asking, input(k, CODEX)]).glyph).toBe('none');
+    expect(run([...asking, input('up', CODEX), input('enter', CODEX)]).glyph).toBe('none');
+    expect(run([...asking, input('k', CODEX), input('k', CODEX), input('enter', CODEX)]).glyph).toBe('working');
+    expect(run([...asking, input('down', CODEX), input('j', CODEX), input('enter', CODEX)]).glyph).toBe('none');
+    expect(run([...asking, ...['down', 'down', 'down'].map((k) => input(k, CODEX)), input('enter', CODEX)]).glyph).toBe('working');
+  });
+
+  it('a second report of the same dialog keeps the highlight; a new dialog starts on the first option', () => {
+    const moved = [...running, report('needs-input'), input('up', CLAUDE)];
+    expect(run([...moved, report('needs-input'), input('enter', CLAUDE)]).glyph).toBe('none');
+    expect(run([...moved, report('working'), report('needs-input'), input('enter', CLAUDE)]).glyph).toBe('working');
+  });
+
+  it('keys outside working/needs-input change nothing', () => {
     const cases: AgentState[] = ['idle', 'done', 'error'];
     for (const st of cases) {
       const { s } = run([...running, report('working'), report(st)]);
-      for (const k of ['interrupt', 'submit', 'approve', 'deny', 'other'] as const) expect(reduceStatus(s, { k: 'input', key: k, at: 50 })).toBe(s);
+      for (const rules of [CLAUDE, CODEX, GENERIC]) {
+        for (const k of ['escape', 'ctrl+c', 'enter', '1', '4', 'y', 'n', 'up', 'other']) expect(reduceStatus(s, { k: 'key', key: k, rules, at: 50 })).toBe(s);
+      }
     }
     const asking = run([...running, report('needs-input')]).s;
-    expect(reduceStatus(asking, { k: 'input', key: 'other', at: 50 })).toBe(asking);
+    expect(reduceStatus(asking, { k: 'key', key: 'other', rules: CLAUDE, at: 50 })).toBe(asking);
   });
 
   it('keys mean nothing to a tab without a bridge', () => {
-    expect(run([...running, input('approve'), input('submit')]).glyph).toBe('none');
+    expect(run([...running, input('1'), input('enter')]).glyph).toBe('none');
   });
 });
 
@@ -161,7 +198,7 @@ describe('heartbeats and stalls', () => {
     // A heartbeat is life, not progress: a hung turn that still heartbeats is stalled.
     const beat = reduceStatus(s, { k: 'report', state: 'heartbeat', at: 3 + STALL_MS });
     expect(glyphOf(beat, clockAt(3 + STALL_MS))).toBe('stalled');
-    const answered = run([...running, report('needs-input'), { ...input('approve'), at: 1000 }]).s;
+    const answered = run([...running, report('needs-input'), { ...input('y'), at: 1000 }]).s;
     expect(glyphOf(answered, clockAt(1000 + STALL_MS - 1))).toBe('working');
   });
 
@@ -174,7 +211,12 @@ describe('heartbeats and stalls', () => {
 
 const at = fc.integer({ min: 0, max: 2_000_000 });
 const arbReport = fc.record({ k: fc.constant('report' as const), state: fc.constantFrom(...AGENT_STATES), at });
-const arbInput = fc.record({ k: fc.constant('input' as const), key: fc.constantFrom<InputKey>('interrupt', 'submit', 'approve', 'deny', 'other'), at });
+const arbInput = fc.record({
+  k: fc.constant('key' as const),
+  key: fc.constantFrom('escape', 'ctrl+c', 'enter', 'tab', 'up', 'down', 'j', 'k', 'y', 'n', 'p', '1', '2', '3', '4', 'other'),
+  rules: fc.constantFrom(CLAUDE, CODEX, GENERIC),
+  at,
+});
 const arbProcess = fc.record({ k: fc.constant('process' as const), what: fc.constantFrom<ProcessFact>('starting', 'running', 'exited', 'crashed', 'failed', 'suspended'), at });
 const arbViewed = fc.record({ k: fc.constant('viewed' as const), viewed: fc.boolean(), at });
 const arbEvent: fc.Arbitrary<StatusEvent> = fc.oneof(arbReport, arbInput, arbProcess, arbViewed);
