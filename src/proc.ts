@@ -125,6 +125,36 @@ export function sessionOf(pid: number): number | null {
   return IS_LINUX ? (readStat(pid)?.sid ?? null) : null;
 }
 
+/** Ancestors are followed at most this far: far beyond any real hook's depth (agent, shell, a1). */
+const MAX_ANCESTRY_HOPS = 32;
+
+/**
+ * Whether `pid` or one of its ancestors is in session `sid`: a process the tab's child started,
+ * however it was detached since, as long as its parents live. A daemon that left the session and
+ * was reparented to init is not. True where processes cannot be read (not Linux).
+ */
+export function descendsFromSession(pid: number, sid: number): boolean {
+  if (!IS_LINUX) return true;
+  let next = pid;
+  for (let hop = 0; hop < MAX_ANCESTRY_HOPS && next > 1; hop++) {
+    const stat = readStat(next);
+    if (stat === null) return false;
+    if (stat.sid === sid) return true;
+    next = stat.ppid;
+  }
+  return false;
+}
+
+/** Pids wrap at this value; null where it cannot be read. */
+export function pidMax(): number | null {
+  try {
+    const n = Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'utf8').trim());
+    return Number.isSafeInteger(n) && n > 1 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Every process visible in /proc, for session sweeps and ancestry snapshots. */
 export function listProcesses(): ProcStat[] {
   if (!IS_LINUX) return [];

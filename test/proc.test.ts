@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   bootId,
+  descendsFromSession,
   isSameProcess,
   listProcesses,
   parseProcStat,
@@ -55,6 +57,18 @@ describe('parseProcStat', () => {
   });
 });
 
+/** Starts a setsid'd child that outlives its launcher, prints its pid and exits: a daemon. */
+const DAEMON_LAUNCHER =
+  "const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }); console.log(c.pid); c.unref();";
+
+function readStat(pid: number) {
+  try {
+    return parseProcStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 describe.skipIf(process.platform !== 'linux')('proc on Linux', () => {
   const children: ChildProcess[] = [];
   afterEach(() => {
@@ -78,6 +92,23 @@ describe.skipIf(process.platform !== 'linux')('proc on Linux', () => {
       if (child.exitCode !== null || child.signalCode !== null) resolve(child.signalCode);
       else child.once('exit', (_code, signal) => resolve(signal));
     });
+
+  it("tells a process that descends from a session (even one that left it) from a daemon reparented away", async () => {
+    const own = sessionOf(process.pid)!;
+    expect(descendsFromSession(process.pid, own)).toBe(true);
+    // setsid'd, as agents start their hooks: its parent is still in the session.
+    const detached = start({ detached: true });
+    expect(sessionOf(detached.pid)).not.toBe(own);
+    expect(descendsFromSession(detached.pid, own)).toBe(true);
+    // A daemon: setsid'd by a parent that then exited, so it is reparented away from the session.
+    const launcher = spawn(process.execPath, ['-e', DAEMON_LAUNCHER], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const daemonPid = await new Promise<number>((resolve) => launcher.stdout!.on('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+    track(daemonPid, { group: true });
+    await exited(launcher);
+    await waitFor(() => readStat(daemonPid)?.ppid !== launcher.pid, { what: 'the daemon reparented' });
+    expect(descendsFromSession(daemonPid, own)).toBe(false);
+    expect(descendsFromSession(999_999_999, own)).toBe(false);
+  });
 
   it('reads the start time of a live child and agrees with an independent reader', () => {
     const child = start();

@@ -9,6 +9,7 @@ import { Connection } from '../protocol/connection.js';
 import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { bridgeSchema } from '../protocol/messages.js';
+import { pidMax } from '../proc.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 
@@ -21,6 +22,35 @@ export interface BridgeReport {
   sessionId: string | null;
   agent: string | null;
   name: string | null;
+  /** Apply only when sessionId is the tab's current agent session. */
+  sameSession: boolean;
+}
+
+/** Where pids wrap when /proc does not say (macOS wraps at 99,999, many Linux systems at 32,768). */
+const DEFAULT_PID_MAX = 32_768;
+/** Reports from processes started further apart than this are ordered by their start times;
+ * closer ones (an agent's hooks fired back to back, whose Node starts race) by their pids, which
+ * the agent had handed out in event order. No machine hands out half a pid space this fast. */
+export const PID_ORDER_WINDOW_MS = 5_000;
+
+export interface ReportOrigin {
+  pid: number;
+  /** The process's start, wall-clock ms. */
+  startedAt: number;
+}
+
+/** True when `pid` was handed out after `than`, in a pid space that wraps at `max`: the gap
+ * forward from `than` is less than half the space. */
+export function isLaterPid(pid: number, than: number, max: number): boolean {
+  const gap = (((pid - than) % max) + max) % max;
+  return gap !== 0 && gap < max / 2;
+}
+
+/** Whether a report from `a` is newer than one from `b`: by start time when they started far
+ * apart, else by pid. */
+export function isLaterReport(a: ReportOrigin, b: ReportOrigin, pidMax: number): boolean {
+  if (Math.abs(a.startedAt - b.startedAt) > PID_ORDER_WINDOW_MS) return a.startedAt > b.startedAt;
+  return isLaterPid(a.pid, b.pid, pidMax);
 }
 
 /** The key one child incarnation proves: HMAC(holder's bridge key, child incarnation). */
@@ -40,6 +70,13 @@ export function parseBridgeToken(token: string): { childInc: string; key: Buffer
   return key.length === 32 ? { childInc: token.slice(0, dot), key } : null;
 }
 
+/** A hook names at most its shell's parent and grandparent. */
+const MAX_PARENTS = 4;
+
+function isPid(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+}
+
 /** Bounds what a report may carry: ids and names are short, printable, single-line. */
 const MAX_FIELD_CHARS = 200;
 function cleanField(v: unknown): string | null {
@@ -51,15 +88,20 @@ function cleanField(v: unknown): string | null {
 export class BridgeListener {
   private server: net.Server | null = null;
   /** Each `a1 status` is its own process and connection, so hooks fired close together can
-   * arrive out of order; a report sent before the newest one admitted is stale and dropped. */
-  private lastSentAt = -Infinity;
+   * arrive out of order; a report from a process started before the newest one admitted is stale
+   * and dropped. */
+  private last: ReportOrigin | null = null;
   private lastInc: string | null = null;
+  private readonly pidMax = pidMax() ?? DEFAULT_PID_MAX;
 
   constructor(
     private readonly socketPath: string,
     private readonly bridgeKey: Buffer,
     /** The current child incarnation; reports from any other are refused. */
     private readonly currentInc: () => string | null,
+    /** Whether a reporting process runs in the tab (a shared agent daemon started in another
+     * tab holds that tab's token, and must not report into it). */
+    private readonly runsInTab: (pids: number[]) => boolean,
     private readonly onReport: (report: BridgeReport) => void,
     private readonly log: Logger,
   ) {}
@@ -108,16 +150,29 @@ export class BridgeListener {
           }
           if (inc !== this.lastInc) {
             this.lastInc = inc;
-            this.lastSentAt = -Infinity;
+            this.last = null;
           }
-          const sentAt = typeof m.sentAt === 'number' && Number.isFinite(m.sentAt) ? m.sentAt : null;
-          if (sentAt !== null && sentAt < this.lastSentAt) {
+          const pid = isPid(m.pid) ? m.pid : null;
+          const parents = Array.isArray(m.parents) ? m.parents.filter(isPid).slice(0, MAX_PARENTS) : [];
+          if (pid !== null && !this.runsInTab([pid, ...parents])) {
+            this.log.warn('bridge-report-from-outside');
+            conn.send({ t: 'statusAck', ok: false });
+            return;
+          }
+          const origin = pid !== null && typeof m.startedAt === 'number' && Number.isFinite(m.startedAt) ? { pid, startedAt: m.startedAt } : null;
+          if (origin !== null && this.last !== null && !isLaterReport(origin, this.last, this.pidMax)) {
             // Acknowledged: the sender did nothing wrong, it was merely overtaken.
             conn.send({ t: 'statusAck', ok: true });
             return;
           }
-          if (sentAt !== null) this.lastSentAt = sentAt;
-          this.onReport({ state: m.state as AgentState, sessionId: cleanField(m.sessionId), agent: cleanField(m.agent), name: cleanField(m.name) });
+          if (origin !== null) this.last = origin;
+          this.onReport({
+            state: m.state as AgentState,
+            sessionId: cleanField(m.sessionId),
+            agent: cleanField(m.agent),
+            name: cleanField(m.name),
+            sameSession: m.sameSession === true,
+          });
           conn.send({ t: 'statusAck', ok: true });
         });
       },

@@ -11,7 +11,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import { holderSchema, dataSchema, type HolderState } from '../protocol/messages.js';
 import { mergeSchemas } from '../protocol/schema.js';
 import { verifyTicket, UsedTickets, newIncarnation, ticketProofKey, type Ticket } from '../security.js';
-import { procStartTime, listProcesses } from '../proc.js';
+import { procStartTime, listProcesses, descendsFromSession } from '../proc.js';
 import { ModeTracker } from '../surface/modes.js';
 import { extractRow, extractCursor } from '../surface/extract.js';
 import { changedRows } from '../surface/diff.js';
@@ -25,7 +25,8 @@ import { PtyWriter } from './ptyWriter.js';
 import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
 import { recoveryFile, recoveryText, writeRecoveryFile } from './recovery.js';
 import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.js';
-import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, inputKeyOf, reduceStatus, type StatusEvent, type StatusState } from '../status/model.js';
+import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, reduceStatus, type StatusEvent, type StatusState } from '../status/model.js';
+import { keyNamesOf, keyRulesFor } from '../status/agentKeys.js';
 import type { Glyph } from '../app/strip/glyphs.js';
 import { FrameClock } from './frameClock.js';
 import { DroppedLines, readHistoryPage, searchBuffer } from './history.js';
@@ -186,6 +187,7 @@ export class Holder {
       init.bridgeSocketPath,
       Buffer.from(init.bridgeKey, 'base64'),
       () => (this.lifecycle === 'running' ? this.childInc : null),
+      (pids) => this.childSid !== null && pids.some((pid) => descendsFromSession(pid, this.childSid!)),
       (report) => this.onBridgeReport(report),
       log,
     );
@@ -271,8 +273,8 @@ export class Holder {
     try {
       this.child = pty.spawn(file, args, {
         name: 'xterm-256color',
-        cols: this.init.cols,
-        rows: this.init.rows,
+        cols: this.term.cols,
+        rows: this.term.rows,
         cwd: this.init.cwd,
         env,
         encoding: null,
@@ -344,7 +346,8 @@ export class Holder {
     this.releaseSlave();
     this.exit = exit;
     this.log.info('child-exited', { code: exit.code, signal: exit.signal });
-    if (this.agent) this.agent = { ...this.agent, state: null };
+    // Every death keeps its last screen (SPEC §7), a restarted one too: the restart clears the model.
+    if (!this.terminating) this.saveRecovery();
     if (this.forcedRestart && !this.terminating) {
       // Killed on purpose to start again: not a crash, and no backoff.
       this.lifecycle = 'starting';
@@ -367,15 +370,17 @@ export class Holder {
     } else {
       if (decision.action === 'fail') this.crashTimes = decision.crashTimes;
       this.lifecycle = decision.action === 'fail' ? 'failed' : 'exited';
-      if (!this.terminating) this.saveRecovery();
     }
     this.frames.request();
     this.broadcastState();
   }
 
-  /** A new child in the same model: the dead one's modes are reset, its screen scrolls up. */
+  /** A new child sees exactly what a fresh tab's child sees (SPEC §15): a clean model (RIS,
+   * through the parser so every tracked mode resets too) at the tab's current size. The dead
+   * child's last screen is in its recovery file. */
   private respawn(resume: boolean): void {
-    this.term.write('\x1b[?1049l\x1b[!p\r\n');
+    this.term.write('\x1bc');
+    this.title = '';
     this.exit = null;
     this.spawnChild(resume);
   }
@@ -445,10 +450,11 @@ export class Holder {
 
   private onBridgeReport(report: BridgeReport): void {
     const prev = this.agent;
+    if (report.sameSession && (report.sessionId === null || report.sessionId !== prev?.sessionId)) return;
     this.agent = {
       kind: report.agent ?? prev?.kind ?? 'generic',
       sessionId: report.sessionId ?? prev?.sessionId ?? null,
-      state: report.state === 'heartbeat' || report.state === 'progress' ? (prev?.state ?? null) : report.state,
+      state: null,
       name: report.name ?? prev?.name ?? null,
       seq: ++this.agentSeq,
     };
@@ -497,10 +503,15 @@ export class Holder {
       rows: this.term.rows,
       title: this.title,
       controller: this.controller,
-      agent: this.agent,
+      agent: this.agent && { ...this.agent, state: this.agentPhase() },
       crashes: this.crashTimes.length,
       glyph: this.glyph,
     };
+  }
+
+  /** The agent's turn as a1 understands it (reports and keys), while its child runs and reports. */
+  private agentPhase(): string | null {
+    return this.status.bridged && this.lifecycle === 'running' ? this.status.phase : null;
   }
 
   /** The newest title goes out at most every TITLE_REPORT_INTERVAL_MS, and the last one always. */
@@ -720,6 +731,7 @@ export class Holder {
       return;
     }
     const modes = this.modes.modes;
+    this.readKeys(events);
     let text = '';
     for (const ev of events) {
       if (isBinaryInput(ev, modes)) {
@@ -732,6 +744,19 @@ export class Holder {
       }
     }
     this.admit(client, text);
+  }
+
+  /** What the controller's keys tell about the agent's turn (src/status/agentKeys.ts): only
+   * while a turn runs or a dialog waits, and only key names, never text. */
+  private readKeys(events: InputEvent[]): void {
+    const phase = this.status.phase;
+    if (!this.status.bridged || (phase !== 'working' && phase !== 'needs-input')) return;
+    const rules = keyRulesFor(this.agent?.kind);
+    const at = Date.now();
+    for (const ev of events) {
+      for (const key of keyNamesOf(ev)) this.status = reduceStatus(this.status, { k: 'key', key, rules, at });
+    }
+    this.refreshGlyph();
   }
 
   private admit(client: DataClient, text: string): void {

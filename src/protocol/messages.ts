@@ -63,8 +63,13 @@ export const dataSchema = defineSchema({
 
 /** Child ⇄ holder: the tab bridge (`a1 status`). Status only: no text of the session. */
 export const bridgeSchema = defineSchema({
-  /** sentAt: the sender's wall clock in fractional ms, which orders reports from separate processes. */
-  status: { state: 'string', sessionId: 'string?', agent: 'string?', name: 'string?', sentAt: 'number?' },
+  /** pid and startedAt (the process's start, wall-clock ms): the reporting process, which orders
+   * reports from separate processes (src/holder/bridge.ts isLaterReport). pid, or one of `parents`
+   * (pids of the agent that ran the hook: a hook's own shell may have left the tab's session),
+   * proves the report comes from a process running in the tab. sameSession: apply only when
+   * sessionId is the tab's current session (Codex's notify also fires for side threads that title
+   * a conversation). */
+  status: { state: 'string', sessionId: 'string?', agent: 'string?', name: 'string?', pid: 'int?', startedAt: 'number?', parents: 'any?', sameSession: 'boolean?' },
   statusAck: { ok: 'boolean' },
 });
 
@@ -72,6 +77,8 @@ export const bridgeSchema = defineSchema({
 export interface AgentReport {
   kind: string | null;
   sessionId: string | null;
+  /** The agent's turn as the holder understands it (src/status/model.ts AgentPhase), null while
+   * its child does not run or has never reported. */
   state: string | null;
   name: string | null;
   /** Increases with every report the holder admits, across the holder's life. */
@@ -123,6 +130,28 @@ export type SurfaceMsg = { t: 'surface'; patch: SurfacePatch };
 export type InputMsg = { t: 'input'; rev: number; events: InputEvent[] };
 export type HistoryPageMsg = { t: 'historyPage'; reqId: number; dropped: number } & HistoryPage;
 export type SearchResultMsg = { t: 'searchResult'; reqId: number; total: number; dropped: number } & SearchResult;
+
+/** One row of `a1 tabs --json` (SPEC §15, listing format, plus the agent's status: issue 14). */
+export interface ListingEntry {
+  id: string;
+  name: string;
+  status: string;
+  cwd: string;
+  holderPid: number | null;
+  childPid: number | null;
+  /** The agent the tab runs (its kind from the config or from its reports), or null for a shell. */
+  agent: { kind: string; state: string | null; sessionId: string | null } | null;
+  /** The chip's glyph (src/app/strip/glyphs.ts), null when nobody knows it (no server). */
+  glyph: string | null;
+  /** Why the tab wants its user: needs-input (?), done (✓), error (✗), else null. */
+  attention: 'needs-input' | 'done' | 'error' | null;
+}
+
+/** `a1 tabs --json`: the server (null when none runs: then read from the registry) and every tab. */
+export interface Listing {
+  server: { pid: number; epoch: number } | null;
+  tabs: ListingEntry[];
+}
 
 /** Typed errors carried in replies. */
 export interface ReplyError {

@@ -216,11 +216,18 @@ describe('agent status glyphs', () => {
     await a1.waitForText(/^refused-41$/);
     expect(a1.screenText().some((line) => /^accepted-41$/.test(line))).toBe(false);
 
-    // The same bridge takes B's own credentials: the refusal was about the token.
+    // Not even B's own credentials work from A: the reporter must run in B (a shared agent daemon
+    // started in one tab carries that tab's credentials into every other tab's agent).
     a1.write(
-      `A1_TAB_ID='${bId}' A1_BRIDGE='${bEnv.A1_BRIDGE}' A1_BRIDGE_TOKEN='${bEnv.A1_BRIDGE_TOKEN}' "$A1_BIN" status error && echo accepted-$((40+2))\r`,
+      `A1_TAB_ID='${bId}' A1_BRIDGE='${bEnv.A1_BRIDGE}' A1_BRIDGE_TOKEN='${bEnv.A1_BRIDGE_TOKEN}' "$A1_BIN" status needs-input && echo accepted-$((40+2)) || echo refused-$((40+2))\r`,
     );
-    await a1.waitForText(/^accepted-42$/);
+    await a1.waitForText(/^refused-42$/);
+
+    // B's own shell, with its own credentials, is heard.
+    a1.write('\x1b.');
+    await waitForStrip(a1, ['tab-a', 'tab-b'], 'tab-b');
+    a1.write(`"$A1_BIN" status error && echo accepted-$((40+3))\r`);
+    await a1.waitForText(/^accepted-43$/);
     await waitForChipGlyph(a1, 'tab-b', '✗');
     // B's chip never showed the refused `?` on the way (every frame the client drew is here).
     expect(drawnText(a1.rawOutput(mark))).not.toContain('?');

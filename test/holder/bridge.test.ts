@@ -5,7 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { describe, it, expect, afterEach } from 'vitest';
-import { BridgeListener, bridgeToken, parseBridgeToken, type BridgeReport } from '../../src/holder/bridge.js';
+import { BridgeListener, bridgeToken, isLaterPid, isLaterReport, parseBridgeToken, type BridgeReport } from '../../src/holder/bridge.js';
+import { connectUnix } from '../../src/protocol/connection.js';
+import { connectHandshake } from '../../src/protocol/handshake.js';
+import { bridgeSchema } from '../../src/protocol/messages.js';
 import { sendStatus, StatusError } from '../../src/cli/status.js';
 import type { Logger } from '../../src/log.js';
 
@@ -15,12 +18,12 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function bridge(inc: { current: string | null }) {
+function bridge(inc: { current: string | null }, runsInTab: (pids: number[]) => boolean = () => true) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a1b-'));
   const key = crypto.randomBytes(32);
   const reports: BridgeReport[] = [];
   const socket = path.join(dir, 'b.sock');
-  const listener = new BridgeListener(socket, key, () => inc.current, (r) => reports.push(r), quiet);
+  const listener = new BridgeListener(socket, key, () => inc.current, runsInTab, (r) => reports.push(r), quiet);
   cleanups.push(() => {
     listener.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -39,7 +42,7 @@ describe('the tab bridge', () => {
     await b.listener.listen();
     expect(fs.statSync(b.socket).mode & 0o777).toBe(0o600);
     await sendStatus(envFor(b.socket, bridgeToken(b.key, 'inc-1')), { state: 'working', sessionId: 's-1', agent: 'claude' });
-    expect(b.reports).toEqual([{ state: 'working', sessionId: 's-1', agent: 'claude', name: null }]);
+    expect(b.reports).toEqual([{ state: 'working', sessionId: 's-1', agent: 'claude', name: null, sameSession: false }]);
   });
 
   it('refuses a token from another tab, and one from an ended incarnation', async () => {
@@ -65,7 +68,7 @@ describe('the tab bridge', () => {
     const env = envFor(b.socket, bridgeToken(b.key, 'inc-1'));
     await expect(sendStatus(env, { state: 'dancing' })).rejects.toBeInstanceOf(StatusError);
     await sendStatus(env, { state: 'idle', sessionId: 'a\x1b[2Jb', name: 'ok' });
-    expect(b.reports).toEqual([{ state: 'idle', sessionId: null, agent: null, name: 'ok' }]);
+    expect(b.reports).toEqual([{ state: 'idle', sessionId: null, agent: null, name: 'ok', sameSession: false }]);
   });
 
   it('outside a tab, says so and sends nothing', async () => {
@@ -75,24 +78,55 @@ describe('the tab bridge', () => {
 });
 
 describe('ordering', () => {
-  it('drops a report sent by a process started before the newest admitted one', async () => {
+  it('pids order reports, wrapping at pid_max: a later pid is a later report', () => {
+    expect(isLaterPid(200, 100, 1000)).toBe(true);
+    expect(isLaterPid(100, 200, 1000)).toBe(false);
+    expect(isLaterPid(100, 100, 1000)).toBe(false);
+    // Wrapped: 990 was handed out, then the space wrapped to 5.
+    expect(isLaterPid(5, 990, 1000)).toBe(true);
+    expect(isLaterPid(990, 5, 1000)).toBe(false);
+  });
+
+  it('orders processes that started far apart by their start, close ones by pid', () => {
+    const at = (pid: number, startedAt: number) => ({ pid, startedAt });
+    // Back to back: the later pid wins, whatever the Node starts said.
+    expect(isLaterReport(at(101, 1_000), at(100, 1_050), 32_768)).toBe(true);
+    expect(isLaterReport(at(100, 1_050), at(101, 1_000), 32_768)).toBe(false);
+    // Minutes apart on a busy machine whose pids wrapped more than half way round: by time.
+    expect(isLaterReport(at(12_000, 200_000), at(27_000, 1_000), 32_768)).toBe(true);
+    expect(isLaterReport(at(27_000, 1_000), at(12_000, 200_000), 32_768)).toBe(false);
+  });
+
+  it('drops a report from a process started before the newest admitted one', async () => {
     const inc = { current: 'inc-1' };
     const b = bridge(inc);
     await b.listener.listen();
-    const { connectUnix } = await import('../../src/protocol/connection.js');
-    const { connectHandshake } = await import('../../src/protocol/handshake.js');
-    const { bridgeSchema } = await import('../../src/protocol/messages.js');
-    const send = async (state: string, sentAt: number) => {
+    const send = async (state: string, pid: number, startedAt = 1_000) => {
       const conn = await connectUnix(b.socket, bridgeSchema);
       await connectHandshake(conn, { role: 'bridge', key: parseBridgeToken(bridgeToken(b.key, 'inc-1'))!.key, methods: ['status'], extra: { childInc: 'inc-1' } });
       const ack = new Promise((resolve) => conn.onMessage(resolve));
-      conn.send({ t: 'status', state, sentAt });
+      conn.send({ t: 'status', state, pid, startedAt });
       await ack;
       conn.close();
     };
     await send('done', 2_000);
     await send('working', 1_000); // overtaken: started before the report already admitted
     await send('idle', 3_000);
-    expect(b.reports.map((r) => r.state)).toEqual(['done', 'idle']);
+    // Started long after, with a pid from after a wrap: newer.
+    await send('working', 10, 60_000);
+    expect(b.reports.map((r) => r.state)).toEqual(['done', 'idle', 'working']);
+  });
+
+  it('refuses a report from a process that does not run in the tab (a shared daemon holding its token)', async () => {
+    const inc = { current: 'inc-1' };
+    const asked: number[][] = [];
+    const b = bridge(inc, (pids) => {
+      asked.push(pids);
+      return false;
+    });
+    await b.listener.listen();
+    await expect(sendStatus(envFor(b.socket, bridgeToken(b.key, 'inc-1')), { state: 'working', parents: [4242, 4343] })).rejects.toBeInstanceOf(StatusError);
+    expect(asked).toEqual([[process.pid, 4242, 4343]]);
+    expect(b.reports).toEqual([]);
   });
 });
