@@ -19,7 +19,7 @@ const lazyStringWidth = {
 
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/cli/entry.ts', holder: 'src/holder/entry.ts' },
+  entryPoints: { main: 'src/cli/entry.ts', holder: 'src/holder/entry.ts', hook: 'src/cli/hookEntry.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

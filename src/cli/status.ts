@@ -15,6 +15,10 @@ export interface StatusArgs {
   sessionId?: string;
   agent?: string;
   name?: string;
+  /** Apply only when sessionId is the tab's current session. */
+  sameSession?: boolean;
+  /** The agent that ran this hook (bin/a1-hook names its shell's parent and grandparent). */
+  parents?: number[];
 }
 
 export class StatusError extends Error {}
@@ -42,14 +46,29 @@ export async function sendStatus(env: NodeJS.ProcessEnv, args: StatusArgs): Prom
         reject(new StatusError("This tab's bridge closed."));
       });
     });
-    // The process's start, not the send: an agent runs its hooks one after another, so the order
-    // they were started in is the order of the events, however fast each one then connects.
-    const sentAt = performance.timeOrigin;
-    conn.send({ t: 'status', state: args.state, sessionId: args.sessionId, agent: args.agent, name: args.name, sentAt });
+    // The process's pid and start, not the send time: an agent starts its hooks one after another
+    // and pids are handed out in that order, so they order the events however fast each process
+    // then connects (src/holder/bridge.ts isLaterReport).
+    conn.send({
+      t: 'status',
+      state: args.state,
+      sessionId: args.sessionId,
+      agent: args.agent,
+      name: args.name,
+      pid: process.pid,
+      startedAt: performance.timeOrigin,
+      parents: args.parents,
+      sameSession: args.sameSession,
+    });
     if (!(await ack)) throw new StatusError("This tab's bridge refused the report.");
   } finally {
     conn.close();
   }
+}
+
+/** The pids bin/a1-hook found above itself (`A1_HOOK_PARENTS="ppid grandparent"`). */
+function hookParents(env: NodeJS.ProcessEnv): number[] {
+  return (env.A1_HOOK_PARENTS ?? '').split(' ').map(Number).filter((n) => Number.isSafeInteger(n) && n > 1);
 }
 
 /** A hook payload larger than this is not read whole: only a few small fields matter. */
@@ -92,7 +111,7 @@ export async function runStatusHook(env: NodeJS.ProcessEnv, spec: string, argPay
   const report = reportForHook(agent as 'claude' | 'codex', event, payload);
   if (!report) return;
   try {
-    await sendStatus(env, { state: report.state, sessionId: report.sessionId ?? undefined, agent });
+    await sendStatus(env, { state: report.state, sessionId: report.sessionId ?? undefined, agent, sameSession: report.sameSession, parents: hookParents(env) });
   } catch {
     // The hook must never fail its agent; a missing bridge only degrades the chip.
   }

@@ -1,6 +1,8 @@
 // `a1 hooks install|uninstall <claude|codex>` (issue 5, Integrations): puts hooks that run
-// `a1 status --hook <agent>:<Event>` into the agent's own settings, and takes exactly those out
-// again. The edits are splices (jsonEdit.ts, tomlNotify.ts) so everything else in the user's files
+// `bin/a1-hook NODE <agent>:<Event>` into the agent's own settings, and takes exactly those out
+// again. The agents run their hooks everywhere and wait for them, so the hook is a shell script
+// that returns at once: outside an a1 tab it starts nothing, inside one it hands the event to
+// `a1 status --hook` in the background (issue 14: a hook costs the agent a shell, not a Node). The edits are splices (jsonEdit.ts, tomlNotify.ts) so everything else in the user's files
 // stays byte for byte; a small record remembers which containers a1 created, so uninstall removes
 // those when they end up empty and nothing the user made.
 import fs from 'node:fs';
@@ -31,7 +33,8 @@ export interface HookChange {
 export interface HookOptions {
   home: string;
   env: NodeJS.ProcessEnv;
-  /** How to run this a1, e.g. [process.execPath, '/path/bin/a1']: hooks must work without a1 on PATH. */
+  /** How to run this a1, [process.execPath, '/path/bin/a1']: hooks must work without a1 on PATH.
+   * The hook script is bin/a1-hook beside it. */
   a1Command: string[];
 }
 
@@ -48,30 +51,33 @@ interface EventSpec {
   matcher?: string;
 }
 
-/** Claude Code's events (issue 5). Notification fires for several reasons; a1 wants the
- * permission prompt. Tool events take a matcher, and none means every tool. */
+/** Claude Code's events (issue 5). Notification fires for several reasons; a1 wants the ones that
+ * wait on the user, and the idle prompt (after a denied permission, which fires nothing else, it
+ * settles the chip). Tool events take a matcher, and none means every tool. */
 export const CLAUDE_EVENTS: readonly EventSpec[] = [
   { event: 'SessionStart' },
   { event: 'UserPromptSubmit' },
   { event: 'PreToolUse' },
   { event: 'PermissionRequest' },
-  { event: 'Notification', matcher: 'permission_prompt' },
+  { event: 'Notification', matcher: 'permission_prompt|elicitation_dialog|idle_prompt' },
   { event: 'PostToolUse' },
+  { event: 'PostToolUseFailure' },
   { event: 'Stop' },
   { event: 'StopFailure' },
   { event: 'SessionEnd' },
 ];
 
-/** Codex's lifecycle events in ~/.codex/hooks.json (same shape as Claude's). Interrupt is the one
- * Claude lacks: Codex reports a user's Esc. Versions that do not know an event ignore its key. */
+/** Codex 0.169's events in ~/.codex/hooks.json (same shape as Claude's). Interrupt is the one
+ * Claude lacks: Codex reports a user's Esc. It has no StopFailure: a failed model request is
+ * PostModelRequest with status "failed". */
 export const CODEX_EVENTS: readonly EventSpec[] = [
   { event: 'SessionStart' },
   { event: 'UserPromptSubmit' },
   { event: 'PreToolUse' },
   { event: 'PermissionRequest' },
   { event: 'PostToolUse' },
+  { event: 'PostModelRequest' },
   { event: 'Stop' },
-  { event: 'StopFailure' },
   { event: 'Interrupt' },
   { event: 'SessionEnd' },
 ];
@@ -88,17 +94,20 @@ const NEW_FILE_MODE = 0o600;
 const NEW_DIR_MODE = 0o700;
 const RECORD_FILE = 'hooks-installed.json';
 
-/** The word that marks a command as a1's: `… status --hook claude:Stop`. */
-function hookMarker(agent: HookAgent): string {
-  return ` status --hook ${agent}:`;
+/** bin/a1-hook beside bin/a1, and the Node that runs a1 (Node 20 may not be the one on PATH). */
+export function hookArgv(a1Command: readonly string[]): string[] {
+  const [node, a1] = a1Command.length >= 2 ? a1Command : ['node', a1Command[0]];
+  return [path.join(path.dirname(a1), HOOK_SCRIPT), node];
 }
 
+const HOOK_SCRIPT = 'a1-hook';
+
 export function hookCommand(a1Command: readonly string[], agent: HookAgent, event: string): string {
-  return `${a1Command.map(shellQuote).join(' ')} status --hook ${agent}:${event}`;
+  return `${hookArgv(a1Command).map(shellQuote).join(' ')} ${agent}:${event}`;
 }
 
 export function codexNotifyArgv(a1Command: readonly string[]): string[] {
-  return [...a1Command, 'status', '--hook', `codex:${CODEX_NOTIFY_EVENT}`];
+  return [...hookArgv(a1Command), `codex:${CODEX_NOTIFY_EVENT}`];
 }
 
 /** Quotes one word for sh (Claude Code and Codex both run hook commands through a shell). */
@@ -106,14 +115,18 @@ export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** a1's commands: `…/a1-hook NODE claude:Stop`, and the `… status --hook claude:Stop` of a1
+ * before issue 14 (so an install upgrades them in place and uninstall finds them). */
 function isOurCommand(agent: HookAgent): (command: string) => boolean {
-  const marker = hookMarker(agent);
-  return (command) => command.includes(marker);
+  const event = new RegExp(` ${agent}:[A-Za-z]+$`);
+  return (command) => command.includes(` status --hook ${agent}:`) || (command.includes(HOOK_SCRIPT) && event.test(command));
 }
 
 function isOurNotify(argv: readonly string[]): boolean {
+  const last = argv[argv.length - 1] ?? '';
   const i = argv.indexOf('--hook');
-  return i > 0 && argv[i - 1] === 'status' && (argv[i + 1] ?? '').startsWith('codex:');
+  if (i > 0 && argv[i - 1] === 'status' && (argv[i + 1] ?? '').startsWith('codex:')) return true;
+  return path.basename(argv[0] ?? '') === HOOK_SCRIPT && last.startsWith('codex:');
 }
 
 export function claudeSettingsFile(home: string, env: NodeJS.ProcessEnv): string {

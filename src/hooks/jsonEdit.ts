@@ -66,11 +66,13 @@ export function installJsonHooks(
       current = insertChild(current, groups, { value: groupValue(entry) });
       continue;
     }
-    // Already there (perhaps from another a1 path): point every copy at this a1, in place.
+    // Already there (perhaps from another a1 path or version): point every copy at this a1, in
+    // place, and give a group that holds only a1's handler the matcher this a1 wants.
     const wanted = JSON.stringify(entry.command);
     for (const node of [...ours].sort((a, b) => b.offset - a.offset)) {
       if (node.value !== entry.command) current = splice(current, node.offset, node.offset + node.length, wanted);
     }
+    if (entry.matcher !== undefined) current = setOwnMatchers(current, entry, isOurs);
   }
   return { text: current, created };
 }
@@ -117,6 +119,22 @@ export function isEmptyObjectText(text: string): boolean {
 export function hasOurHooks(text: string, isOurs: (command: string) => boolean): boolean {
   const hooks = propertyValue(parseRoot(text), HOOKS_KEY);
   return hooks?.type === 'object' && firstOurHandler(hooks, isOurs) !== null;
+}
+
+/** A group with a1's handler alone and another matcher string gets `entry.matcher`. */
+function setOwnMatchers(text: string, entry: HookEntry, isOurs: (command: string) => boolean): string {
+  const groups = propertyValue(propertyValue(parseRoot(text), HOOKS_KEY)!, entry.event)!;
+  const stale: Node[] = [];
+  for (const group of groups.children ?? []) {
+    const handlers = group.type === 'object' ? propertyValue(group, 'hooks') : undefined;
+    const only = handlers?.type === 'array' && handlers.children?.length === 1 ? handlers.children[0] : undefined;
+    const command = only?.type === 'object' ? propertyValue(only, 'command') : undefined;
+    const matcher = propertyValue(group, 'matcher');
+    if (command?.type === 'string' && isOurs(command.value as string) && matcher?.type === 'string' && matcher.value !== entry.matcher) stale.push(matcher);
+  }
+  let current = text;
+  for (const node of stale.sort((a, b) => b.offset - a.offset)) current = splice(current, node.offset, node.offset + node.length, JSON.stringify(entry.matcher));
+  return current;
 }
 
 function groupValue(entry: HookEntry): Record<string, unknown> {

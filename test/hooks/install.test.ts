@@ -102,7 +102,7 @@ function a1Commands(settings: any, agent: 'claude' | 'codex'): Record<string, st
   const out: Record<string, string[]> = {};
   for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
     for (const group of groups as any[]) {
-      for (const h of group.hooks) if (String(h.command).includes(`status --hook ${agent}:`)) (out[event] ??= []).push(h.command);
+      for (const h of group.hooks) if (new RegExp(`a1-hook'? .* ${agent}:\\w+$|status --hook ${agent}:`).test(String(h.command))) (out[event] ??= []).push(h.command);
     }
   }
   return out;
@@ -123,7 +123,7 @@ describe('claude', () => {
         },
       ]);
     }
-    expect(settings.hooks.Notification[0].matcher).toBe('permission_prompt');
+    expect(settings.hooks.Notification[0].matcher).toBe('permission_prompt|elicitation_dialog|idle_prompt');
     expect(fs.statSync(claudeFile()).mode & 0o777).toBe(0o600);
 
     const [removed] = uninstallHooks('claude', opts);
@@ -252,7 +252,25 @@ describe('claude', () => {
   it('quotes the a1 command for the shell', () => {
     expect(shellQuote('/opt/a1/bin/a1')).toBe('/opt/a1/bin/a1');
     expect(shellQuote("/it's here/a1")).toBe(`'/it'\\''s here/a1'`);
-    expect(hookCommand(A1, 'claude', 'Stop')).toBe(`/usr/local/bin/node '/opt/my a1/bin/a1' status --hook claude:Stop`);
+    expect(hookCommand(A1, 'claude', 'Stop')).toBe(`'/opt/my a1/bin/a1-hook' /usr/local/bin/node claude:Stop`);
+  });
+
+  it('upgrades the direct `a1 status --hook` commands of an earlier a1 in place, matcher too', () => {
+    const old = (event: string) => `/usr/local/bin/node '/opt/my a1/bin/a1' status --hook claude:${event}`;
+    write(
+      claudeFile(),
+      JSON.stringify({
+        hooks: {
+          Stop: [{ hooks: [{ type: 'command', command: old('Stop'), timeout: 5 }] }],
+          Notification: [{ matcher: 'permission_prompt', hooks: [{ type: 'command', command: old('Notification'), timeout: 5 }] }],
+        },
+      }),
+    );
+    installHooks('claude', opts);
+    const settings = readJsonc(claudeFile());
+    expect(settings.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: hookCommand(A1, 'claude', 'Stop'), timeout: 5 }] }]);
+    expect(settings.hooks.Notification[0].matcher).toBe('permission_prompt|elicitation_dialog|idle_prompt');
+    expect(Object.keys(a1Commands(settings, 'claude')).sort()).toEqual(CLAUDE_EVENTS.map((e) => e.event).sort());
   });
 });
 
@@ -272,7 +290,7 @@ describe('codex', () => {
     expect(Object.keys(hooks.hooks)).toEqual(CODEX_EVENTS.map((e) => e.event));
     expect(hooks.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: hookCommand(A1, 'codex', 'Stop'), timeout: 3 }] }]);
     expect(findNotify(fs.readFileSync(configFile(), 'utf8'))?.argv).toEqual(codexNotifyArgv(A1));
-    expect(codexNotifyArgv(A1)).toEqual([...A1, 'status', '--hook', 'codex:notify']);
+    expect(codexNotifyArgv(A1)).toEqual(['/opt/my a1/bin/a1-hook', '/usr/local/bin/node', 'codex:notify']);
 
     expect(installHooks('codex', opts).map((c) => c.changed)).toEqual([false, false]);
     expect(uninstallHooks('codex', opts).map((c) => c.changed)).toEqual([true, true]);
