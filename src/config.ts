@@ -49,7 +49,10 @@ export interface AgentSpec {
 
 const BUILT_IN_AGENTS: Record<string, AgentSpec> = {
   claude: { command: ['claude'], resume: ['claude', '--resume', SESSION_ID_PLACEHOLDER], hooks: 'claude' },
-  codex: { command: ['codex'], resume: ['codex', 'resume', SESSION_ID_PLACEHOLDER], hooks: 'codex' },
+  // Codex 0.169 otherwise runs every Codex of the user in one shared background server, whose hooks
+  // carry the environment of whichever tab started it: --no-daemon keeps each tab's agent, and its
+  // hooks, in that tab (SPEC §16).
+  codex: { command: ['codex', '--no-daemon'], resume: ['codex', 'resume', SESSION_ID_PLACEHOLDER, '--no-daemon'], hooks: 'codex' },
   // "{command}" is the tab's own argv: `a1 new --agent generic -- my-agent` resumes as `my-agent --resume ID`.
   generic: { command: null, resume: ['{command}', '--resume', SESSION_ID_PLACEHOLDER], hooks: null },
 };

@@ -12,6 +12,8 @@ import { VERSION } from '../version.js';
 import { isSessionLaunch, parseSessionLaunch, sessionTarget } from './sessionArgs.js';
 import { sendStatus, runStatusHook, StatusError, STATUS_STATES } from './status.js';
 import type { Counters } from '../diag/counters.js';
+import type { Listing } from '../protocol/messages.js';
+import { SHELL_KIND } from '../lifecycle/agents.js';
 
 interface Common {
   profile?: string;
@@ -103,10 +105,6 @@ function resolveDir(dir: string): string {
   return full;
 }
 
-interface Listing {
-  server: { pid: number; epoch: number } | null;
-  tabs: { id: string; name: string; status: string; cwd: string; holderPid: number | null; childPid: number | null }[];
-}
 
 async function cmdTabs(argv: Common & { json?: boolean }): Promise<number> {
   const { paths, profile } = setup(argv);
@@ -125,7 +123,18 @@ async function cmdTabs(argv: Common & { json?: boolean }): Promise<number> {
     reg?.close();
     listing = {
       server: null,
-      tabs: rows.map((r) => ({ id: r.id, name: r.name, status: r.lifecycle, cwd: r.cwd, holderPid: r.holderPid, childPid: r.childPid })),
+      // The registry knows the agent kind and session, not what the agent is doing now.
+      tabs: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        status: r.lifecycle,
+        cwd: r.cwd,
+        holderPid: r.holderPid,
+        childPid: r.childPid,
+        agent: r.kind === SHELL_KIND ? null : { kind: r.kind, state: null, sessionId: r.sessionId },
+        glyph: null,
+        attention: null,
+      })),
     };
   }
   if (argv.json) {
@@ -137,7 +146,11 @@ async function cmdTabs(argv: Common & { json?: boolean }): Promise<number> {
     process.stdout.write('No tabs.\n');
     return 0;
   }
-  const rows = [['ID', 'NAME', 'STATUS', 'CWD', 'HOLDER', 'CHILD'], ...listing.tabs.map((t) => [t.id, t.name, t.status, t.cwd, String(t.holderPid ?? '-'), String(t.childPid ?? '-')])];
+  const agentOf = (t: Listing['tabs'][number]) => (t.agent ? [t.agent.kind, t.attention ?? t.agent.state].filter(Boolean).join(' ') : '-');
+  const rows = [
+    ['ID', 'NAME', 'STATUS', 'AGENT', 'CWD', 'HOLDER', 'CHILD'],
+    ...listing.tabs.map((t) => [t.id, t.name, t.status, agentOf(t), t.cwd, String(t.holderPid ?? '-'), String(t.childPid ?? '-')]),
+  ];
   process.stdout.write(formatTable(rows));
   return 0;
 }

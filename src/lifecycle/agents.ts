@@ -1,6 +1,19 @@
 // Argv for starting or resuming an agent from its configured spec. Pure.
 import type { AgentSpec } from '../config.js';
 
+/** The kind of a tab that runs no agent. */
+export const SHELL_KIND = 'shell';
+
+/** Interactive shells: an agent a user starts inside one is the shell's guest, not the tab's own
+ * program, so the tab stays a shell (waking it must give the shell back, not the agent). */
+const SHELLS: ReadonlySet<string> = new Set(['sh', 'ash', 'dash', 'bash', 'zsh', 'fish', 'ksh', 'mksh', 'oksh', 'yash', 'tcsh', 'csh', 'nu', 'elvish', 'xonsh', 'pwsh']);
+
+/** Whether argv starts an interactive shell (not `sh -c CMD`, which runs CMD). */
+export function isShellCommand(argv: readonly string[]): boolean {
+  const name = (argv[0] ?? '').split('/').pop()!.replace(/^-/, '');
+  return SHELLS.has(name) && !argv.slice(1).includes('-c');
+}
+
 /** Replaced wherever it appears inside a resume argument. */
 const SESSION_ID_TOKEN = '{sessionId}';
 /** An argument that is exactly this is replaced by the tab's own argv. */

@@ -4,12 +4,11 @@ import fs from 'node:fs';
 import type { AgentSpec, Config } from '../config.js';
 import type { Registry, TabRow } from '../store/registry.js';
 import { validateResume, RESUME_RECORD_MAX_AGE_MS } from '../lifecycle/records.js';
-import { resumeArgv, startArgv } from '../lifecycle/agents.js';
+import { SHELL_KIND, resumeArgv, startArgv } from '../lifecycle/agents.js';
 import { sessionHolder, type CoreTab, type StartOptions } from './core/index.js';
 import type { SpawnPlan } from './holderIO.js';
+import { sanitizeChildEnv } from './childEnv.js';
 
-/** The kind of a tab that runs no agent. */
-export const SHELL_KIND = 'shell';
 
 type SessionClaim = { id: string; sessionId: string | null };
 
@@ -73,17 +72,6 @@ export class AgentStarts {
       rows: o.rows ?? 40,
     };
   }
-}
-
-/** The child gets the requesting client's environment minus a1's own markers (SPEC §15). */
-export function sanitizeChildEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) continue;
-    if (k === 'A1_TAB_ID' || k === 'A1_BRIDGE' || k === 'A1_BRIDGE_TOKEN' || k.startsWith('A1_HOLDER_')) continue;
-    out[k] = v;
-  }
-  return out;
 }
 
 function existingDir(dir: string): string {

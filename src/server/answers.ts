@@ -1,9 +1,11 @@
 // How the server's answers look to clients: the core's refusals in words, a tab as the strip and
 // the listing show it, and the past sessions the picker offers. Pure: plain data in, plain data out.
-import type { ReplyError, TabInfo, HolderState } from '../protocol/messages.js';
+import type { ReplyError, TabInfo, HolderState, ListingEntry } from '../protocol/messages.js';
 import type { HistoryEntry } from '../store/registry.js';
 import type { ResumeRecord } from '../lifecycle/records.js';
 import type { CoreTab, Reply } from './core/index.js';
+import { attentionOf } from '../status/model.js';
+import { SHELL_KIND } from '../lifecycle/agents.js';
 
 /** The picker lists at most this many past sessions. */
 export const PAST_SESSIONS_LISTED = 50;
@@ -57,9 +59,20 @@ export function tabInfo(tab: CoreTab, st: HolderState | null): TabInfo {
   };
 }
 
-/** One row of `a1 tabs` (SPEC §15, listing format). */
-export function listingEntry(tab: CoreTab, st: HolderState | null) {
-  return { id: tab.id, name: tab.name, status: tab.lifecycle, cwd: tab.spec.cwd, holderPid: tab.holder?.pid ?? null, childPid: st?.childPid ?? tab.child?.pid ?? null };
+/** One row of `a1 tabs` (SPEC §15, listing format, plus the agent's status: issue 14). */
+export function listingEntry(tab: CoreTab, st: HolderState | null): ListingEntry {
+  const kind = st?.agent?.kind ?? (tab.spec.kind === SHELL_KIND ? null : tab.spec.kind);
+  return {
+    id: tab.id,
+    name: tab.name,
+    status: tab.lifecycle,
+    cwd: tab.spec.cwd,
+    holderPid: tab.holder?.pid ?? null,
+    childPid: st?.childPid ?? tab.child?.pid ?? null,
+    agent: kind ? { kind, state: st?.agent?.state ?? null, sessionId: st?.agent?.sessionId ?? tab.sessionId } : null,
+    glyph: st?.glyph ?? null,
+    attention: attentionOf(st?.glyph),
+  };
 }
 
 export interface PastSession {

@@ -15,6 +15,7 @@ import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import { deriveKey, makeTicket, newIncarnation, ticketProofKey, TICKET_TTL_MS } from '../security.js';
 import { isSameProcess, foregroundGroupOf } from '../proc.js';
+import { isBusyGlyph } from '../status/model.js';
 import { defaultTabName } from './naming.js';
 import { validateTabName } from '../tabName.js';
 import type { Logger } from '../log.js';
@@ -28,7 +29,9 @@ import { pruneRecoveryFiles } from '../holder/recovery.js';
 import { FencedError } from '../store/errors.js';
 import { boot, step, HOLDER_HEARTBEAT_MS, orderedIds, sessionHolder, type CoreEvent, type CoreState, type CoreTab, type Effect, type Reply, type Request, type StepResult } from './core/index.js';
 import { HolderIO, type SpawnPlan } from './holderIO.js';
-import { AgentStarts, SHELL_KIND, sanitizeChildEnv } from './agentStarts.js';
+import { AgentStarts } from './agentStarts.js';
+import { SHELL_KIND, isShellCommand } from '../lifecycle/agents.js';
+import { sanitizeChildEnv } from './childEnv.js';
 import { expectedRev, listingEntry, NOT_RESUMABLE, PAST_SESSIONS_LISTED, pastSessions, refusal, tabInfo } from './answers.js';
 import { durableToRow, patchToRow, rowToDurable } from './rows.js';
 
@@ -145,6 +148,7 @@ export class Server {
       idleSuspendMs: c.idleSuspendMinutes * 60_000,
       serverIdleExitMs: c.serverIdleExitMinutes * 60_000,
       agentKinds: Object.keys(c.agents),
+      tabCommandIsShell: isShellCommand(c.tabCommand),
       resumableKinds: Object.keys(c.agents).filter((k) => c.agents[k].resume),
     };
     // The id makes this server's tab ids and incarnations unique; short, since they name sockets.
@@ -609,11 +613,13 @@ export class Server {
 
   // ---- queries ----
 
-  /** Whether closing the tab would stop work: a foreground job runs in its PTY (the terminal's
-   * foreground process group is not the child's own), a process-level fact, not a screen read. */
+  /** Whether closing the tab would stop work (SPEC §8): its agent is working or waits for an
+   * answer (agents run in the child's own process group, so only their status tells), or a
+   * foreground job runs in its PTY (the terminal's foreground group is not the child's own). */
   private busy(tabId: string): { busy: boolean } {
     const st = this.state.tabs[tabId] ? this.io.stateOf(tabId) : null;
     if (!st?.childPid || !st.childStart || !isSameProcess({ pid: st.childPid, startTime: st.childStart })) return { busy: false };
+    if (isBusyGlyph(st.glyph)) return { busy: true };
     const fg = foregroundGroupOf(st.childPid);
     return { busy: fg !== null && fg > 0 && fg !== st.childPid };
   }

@@ -16,7 +16,8 @@ afterEach(async () => {
 });
 
 const STATUSES = ['starting', 'running', 'exited', 'failed', 'suspended'];
-const TAB_KEYS = ['childPid', 'cwd', 'holderPid', 'id', 'name', 'status'];
+const TAB_KEYS = ['agent', 'attention', 'childPid', 'cwd', 'glyph', 'holderPid', 'id', 'name', 'status'];
+const ATTENTIONS = [null, 'needs-input', 'done', 'error'];
 
 /** The documented shape of `a1 tabs --json`, exactly: no missing and no extra keys. */
 function expectListingShape(value: unknown): asserts value is Listing {
@@ -37,6 +38,9 @@ function expectListingShape(value: unknown): asserts value is Listing {
     expect(tab.cwd).toBeTypeOf('string');
     expect(STATUSES).toContain(tab.status);
     for (const pid of [tab.holderPid, tab.childPid]) expect(pid === null || Number.isInteger(pid)).toBe(true);
+    expect(tab.glyph === null || typeof tab.glyph === 'string').toBe(true);
+    expect(ATTENTIONS).toContain(tab.attention);
+    if (tab.agent !== null) expect(Object.keys(tab.agent as object).sort()).toEqual(['kind', 'sessionId', 'state']);
   }
 }
 

@@ -1,4 +1,5 @@
 // Holder supervision decisions (SPEC §4, §10), as the server shell asks them.
+import { isShellCommand } from '../../src/lifecycle/agents.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -57,11 +58,23 @@ describe('holder supervision', () => {
 });
 
 describe("a tab's kind after its child reports an agent session", () => {
-  it('takes a kind the config names, turns a shell tab running an unknown agent generic, and keeps any other', () => {
-    expect(kindAfterAgentReport('shell', 'claude', ['claude', 'codex'])).toBe('claude');
-    expect(kindAfterAgentReport('codex', 'claude', ['claude', 'codex'])).toBe('claude');
-    expect(kindAfterAgentReport('shell', 'mystery', ['claude'])).toBe('generic');
-    expect(kindAfterAgentReport('shell', null, ['claude'])).toBe('generic');
-    expect(kindAfterAgentReport('codex', 'mystery', ['claude', 'codex'])).toBe('codex');
+  it('takes a kind the config names, turns a shell-kind tab running an unknown agent generic, and keeps any other', () => {
+    expect(kindAfterAgentReport('shell', 'claude', ['claude', 'codex'], false)).toBe('claude');
+    expect(kindAfterAgentReport('codex', 'claude', ['claude', 'codex'], false)).toBe('claude');
+    expect(kindAfterAgentReport('shell', 'mystery', ['claude'], false)).toBe('generic');
+    expect(kindAfterAgentReport('shell', null, ['claude'], false)).toBe('generic');
+    expect(kindAfterAgentReport('codex', 'mystery', ['claude', 'codex'], false)).toBe('codex');
+  });
+
+  it('keeps a tab whose program is a shell a shell: the agent typed into it is its guest', () => {
+    expect(kindAfterAgentReport('shell', 'claude', ['claude', 'codex'], true)).toBe('shell');
+    expect(kindAfterAgentReport('shell', 'mystery', ['claude'], true)).toBe('shell');
+    // A tab made as an agent tab stays one, whatever runs it.
+    expect(kindAfterAgentReport('claude', 'claude', ['claude'], true)).toBe('claude');
+  });
+
+  it('knows an interactive shell from a program, and from sh -c CMD', () => {
+    for (const argv of [['/bin/bash'], ['bash', '--norc', '--noprofile'], ['-zsh'], ['/usr/bin/fish', '-l'], ['sh']]) expect(isShellCommand(argv)).toBe(true);
+    for (const argv of [['claude'], ['codex', '--no-daemon'], ['sh', '-c', 'claude'], ['/usr/bin/node', 'agent.mjs'], []]) expect(isShellCommand(argv)).toBe(false);
   });
 });

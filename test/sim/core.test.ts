@@ -632,14 +632,26 @@ describe('what a holder reports', () => {
     const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 4, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY, agentKinds: ['claude'] });
     let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
     s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
+    const spec = { ...DEFAULT_TAB_SPEC, command: ['claude'] };
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null, spec }));
+    const [spawn] = spawns(created.effects);
+    s = bindHolder(created.state, spawn.tabId, spawn.inc, 30);
+    const agent = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, report: { ...report('running', 'sess9'), agentKind: 'claude' } });
+    expect(agent.commits).toEqual([{ t: 'update', id: spawn.tabId, patch: { sessionId: 'sess9', spec: { ...spec, kind: 'claude' } } }]);
+    const exit = { code: 3, signal: null };
+    const exited = drive(agent.state, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, report: { ...report('exited', 'sess9'), agentKind: 'claude', exit } });
+    expect(exited.commits).toEqual([{ t: 'update', id: spawn.tabId, patch: { lifecycle: 'exited', lastExit: exit } }]);
+  });
+
+  it('a shell tab whose shell runs an agent keeps its kind: the session is recorded, the shell stays', () => {
+    const b = boot('s1', 0, { epoch: 0, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 4, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY, agentKinds: ['claude'] });
+    let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
+    s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
     const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
     const [spawn] = spawns(created.effects);
     s = bindHolder(created.state, spawn.tabId, spawn.inc, 30);
     const agent = drive(s, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, report: { ...report('running', 'sess9'), agentKind: 'claude' } });
-    expect(agent.commits).toEqual([{ t: 'update', id: spawn.tabId, patch: { sessionId: 'sess9', spec: { ...DEFAULT_TAB_SPEC, kind: 'claude' } } }]);
-    const exit = { code: 3, signal: null };
-    const exited = drive(agent.state, { t: 'holderState', tabId: spawn.tabId, inc: spawn.inc, report: { ...report('exited', 'sess9'), agentKind: 'claude', exit } });
-    expect(exited.commits).toEqual([{ t: 'update', id: spawn.tabId, patch: { lifecycle: 'exited', lastExit: exit } }]);
+    expect(agent.commits).toEqual([{ t: 'update', id: spawn.tabId, patch: { sessionId: 'sess9' } }]);
   });
 });
 

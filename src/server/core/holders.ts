@@ -6,6 +6,7 @@ import { commit } from './commits.js';
 import { acceptsHolderReport, sessionHolder, spawnOutcome } from './guards.js';
 import { heartbeatAction, kindAfterAgentReport, reportChangesRow } from './supervision.js';
 import { patchTab } from './mutations.js';
+import { isShellCommand } from '../../lifecycle/agents.js';
 import type { CoreState, CoreTab, Effect, HolderFacts, HolderReport, TabPatch } from './types.js';
 
 /** A holder lost more often than this within the window is not restarted: the tab fails. */
@@ -129,7 +130,8 @@ export function syncReported(s: CoreState, fx: Effect[], tab: CoreTab): CoreStat
   }
   if (r.sessionId && !sessionHolder(Object.values(s.tabs), r.sessionId, tab.id)) {
     if (r.sessionId !== tab.sessionId) patch.sessionId = r.sessionId;
-    const kind = kindAfterAgentReport(tab.spec.kind, r.agentKind, s.limits.agentKinds);
+    const runsShell = tab.spec.command ? isShellCommand(tab.spec.command) : (s.limits.tabCommandIsShell ?? true);
+    const kind = kindAfterAgentReport(tab.spec.kind, r.agentKind, s.limits.agentKinds, runsShell);
     if (kind !== tab.spec.kind) patch.spec = { ...tab.spec, kind };
   }
   if (Object.keys(patch).length === 0) return s;

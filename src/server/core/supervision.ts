@@ -55,9 +55,12 @@ export function startAction(f: StartFacts): 'leave' | 'toHistory' | 'start' {
   return 'start';
 }
 
-/** The tab's kind once its child reported an agent session: the reported kind when the config
- * names it; a shell tab that runs an unknown agent becomes `generic`; otherwise unchanged. */
-export function kindAfterAgentReport(current: string, reported: string | null, configured: readonly string[]): string {
+/** The tab's kind once its child reported an agent session: a tab whose program is an interactive
+ * shell stays a shell (the agent is the shell's guest: resuming it would replace the shell);
+ * otherwise the reported kind when the config names it; a shell-kind tab running another program
+ * that reports an unknown agent becomes `generic`; otherwise unchanged. */
+export function kindAfterAgentReport(current: string, reported: string | null, configured: readonly string[], runsShell: boolean): string {
+  if (current === 'shell' && runsShell) return current;
   if (reported && configured.includes(reported)) return reported;
   return current === 'shell' ? 'generic' : current;
 }

@@ -78,6 +78,9 @@ export interface CoreLimits {
   serverIdleExitMs: number;
   /** The agent kinds the config names: a bridge report of another kind keeps the tab's. */
   agentKinds: readonly string[];
+  /** The config's tabCommand is an interactive shell (unset: it is, as $SHELL is): an agent
+   * reporting from a tab that runs it is the shell's guest, and the tab stays a shell. */
+  tabCommandIsShell?: boolean;
   /** The kinds whose sessions can resume (a resume command in the config): only their tabs may
    * sleep. Unset: every tab with a session can. */
   resumableKinds?: readonly string[];
