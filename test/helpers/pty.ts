@@ -118,6 +118,14 @@ export class PtyDriver {
     return new Promise((resolve) => this.term.write('', resolve));
   }
 
+  get cols(): number {
+    return this.term.cols;
+  }
+
+  get rows(): number {
+    return this.term.rows;
+  }
+
   /** Each screen row as text, trailing blanks trimmed. Call after `flush()` or a wait helper. */
   screenText(): string[] {
     const lines: string[] = [];

@@ -1,0 +1,201 @@
+// What the real-agent end-to-end tests share: a hermetic a1 with the real Claude Code and Codex on
+// loopback mock models (test/agents/rig.ts), the chip as a person reads it, `a1 tabs --json` with
+// the agent's status, and the processes of one tab.
+import fs from 'node:fs';
+import path from 'node:path';
+import { e2e, type E2E } from '../harness.js';
+import type { Listing, ListingEntry } from '../../../src/protocol/messages.js';
+import { ensureAgents, prepareAgentHome, startMockModel, type AgentHome, type AgentName, type MockModel } from '../../agents/rig.js';
+import type { PtyDriver } from '../../helpers/pty.js';
+import { pidsWithEnv, isAlive } from '../../helpers/procs.js';
+import { waitFor, type WaitOptions } from '../../helpers/wait.js';
+
+export { ensureAgents, INSTALL_TIMEOUT_MS } from '../../agents/rig.js';
+
+/** A real agent needs seconds to start and to answer, more on a loaded machine. */
+export const AGENT_WAIT_MS = 60_000;
+
+export interface AgentWorld {
+  t: E2E;
+  mock: MockModel;
+  agent: AgentHome;
+  teardown(): Promise<void>;
+}
+
+/** A fresh a1 (its own A1_HOME) whose tabs see the agents' HOME, PATH and mock model. */
+export async function agentWorld(config: object = {}): Promise<AgentWorld> {
+  ensureAgents();
+  const t = e2e({ closeGraceMs: 1_000, ...config });
+  const mock = await startMockModel(t.home.dir);
+  const agent = prepareAgentHome(t.home.dir, mock.port, t.env);
+  Object.assign(t.env, agent.env);
+  return {
+    t,
+    mock,
+    agent,
+    teardown: async () => {
+      await t.teardown();
+      await mock.stop();
+    },
+  };
+}
+
+/** `a1 tabs --json` (SPEC §15 listing, with the agent's status: issue 14). */
+export async function listAgents(t: E2E): Promise<Listing> {
+  const r = await t.run('tabs', '--json');
+  if (r.code !== 0) throw new Error(`a1 tabs --json exited ${r.code}: ${r.stderr.trim()}`);
+  return JSON.parse(r.stdout) as Listing;
+}
+
+export async function tabEntry(t: E2E, tabId: string): Promise<ListingEntry> {
+  const tab = (await listAgents(t)).tabs.find((x) => x.id === tabId);
+  if (!tab) throw new Error(`tab ${tabId} is not listed`);
+  return tab;
+}
+
+/** Creates an agent tab with `a1 new` in the agent's work dir; returns its id. */
+export async function newAgentTab(w: AgentWorld, kind: AgentName, name: string): Promise<string> {
+  const r = await w.t.run('new', '--agent', kind, '--name', name, '--cwd', w.agent.work);
+  if (r.code !== 0) throw new Error(`a1 new exited ${r.code}: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+/** What a chip's glyph means, as src/app/strip/glyphs.ts draws it. */
+export type ChipGlyph = 'none' | 'spinning' | 'needsInput' | 'done' | 'error' | 'suspended' | 'unresponsive' | 'stalled';
+const GLYPH_OF: Readonly<Record<string, ChipGlyph>> = { '?': 'needsInput', '✓': 'done', '✗': 'error', '◌': 'suspended', '!': 'unresponsive', '⧗': 'stalled' };
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+
+/** The glyph on the chip named `name`, as the screen shows it; null when there is no such chip. */
+export async function chipGlyph(a1: PtyDriver, name: string): Promise<ChipGlyph | null> {
+  await a1.flush();
+  const strip = ` ${a1.line(0)} `;
+  const at = strip.indexOf(` ${name} `);
+  if (at < 0) return null;
+  // A chip is ` [glyph ]name `: a glyph sits right before the space before the name, after a space.
+  const glyph = strip[at - 1];
+  if (glyph === undefined || glyph === ' ' || strip[at - 2] !== ' ') return 'none';
+  if (SPINNER.test(glyph)) return 'spinning';
+  return GLYPH_OF[glyph] ?? 'none';
+}
+
+export async function waitForGlyph(a1: PtyDriver, name: string, glyph: ChipGlyph, opts: WaitOptions = {}): Promise<void> {
+  let last: ChipGlyph | null = null;
+  try {
+    await waitFor(async () => (last = await chipGlyph(a1, name)) === glyph, { timeoutMs: AGENT_WAIT_MS, what: `chip "${name}" showing ${glyph}`, ...opts });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; it shows ${last}; strip "${a1.line(0)}"`);
+  }
+}
+
+/**
+ * Watches a chip until `until` holds, sampling the screen every few ms; returns every distinct
+ * glyph seen in order (a person's view of the transitions).
+ */
+export async function watchGlyphs(a1: PtyDriver, name: string, until: (seen: ChipGlyph[]) => boolean, timeoutMs = AGENT_WAIT_MS): Promise<ChipGlyph[]> {
+  const seen: ChipGlyph[] = [];
+  await waitFor(
+    async () => {
+      const g = await chipGlyph(a1, name);
+      if (g !== null && seen[seen.length - 1] !== g) seen.push(g);
+      return until(seen);
+    },
+    { timeoutMs, intervalMs: 20, what: `chip "${name}" transitions` },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; saw ${JSON.stringify(seen)}; strip "${a1.line(0)}"`);
+  });
+  return seen;
+}
+
+/** Waits until `a1 tabs --json` says what `check` wants of the tab. */
+export async function waitForEntry(t: E2E, tabId: string, check: (e: ListingEntry) => boolean, what: string): Promise<ListingEntry> {
+  let last: ListingEntry | null = null;
+  try {
+    return await waitFor(async () => {
+      last = await tabEntry(t, tabId);
+      return check(last) ? last : null;
+    }, { timeoutMs: AGENT_WAIT_MS, what });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; last listing ${JSON.stringify(last)}`);
+  }
+}
+
+/** Every live process of the tab: its A1_TAB_ID marker (SPEC §15, counting processes). */
+export function tabPids(tabId: string): number[] {
+  return pidsWithEnv('A1_TAB_ID', tabId).filter(isAlive);
+}
+
+/** Every live process that runs from the agents' HOME (their daemons carry it in CODEX_HOME/HOME). */
+export function agentHomePids(w: AgentWorld): number[] {
+  return pidsWithEnv('HOME', w.agent.home).filter(isAlive);
+}
+
+/**
+ * Types a prompt as a person does: the text, then Enter once the agent shows it. Agents read a
+ * burst of characters ending in Enter as a paste, whose Enter is a newline, not a submit.
+ */
+export async function submit(a1: PtyDriver, text: string): Promise<void> {
+  await a1.flush();
+  const count = (lines: string[]) => lines.filter((l) => l.includes(text)).length;
+  // The same prompt may be on screen already, from an earlier turn: wait for one more.
+  const before = count(a1.screenText());
+  a1.write(text);
+  await a1.waitForScreen((lines) => count(lines) > before, AGENT_WAIT_MS, `the typed "${text}" on screen`);
+  a1.write('\r');
+}
+
+/**
+ * Waits until the screen below the strip has not changed for `quietMs`: the agent has drawn what
+ * it was drawing (Claude Code ignores keys for about 150 ms after a dialog appears).
+ */
+export async function waitForStill(a1: PtyDriver, quietMs = 500): Promise<void> {
+  let last = '';
+  let since = Date.now();
+  await waitFor(
+    async () => {
+      await a1.flush();
+      const now = a1.screenText().slice(1).join('\n');
+      if (now !== last) {
+        last = now;
+        since = Date.now();
+      }
+      return Date.now() - since >= quietMs;
+    },
+    { timeoutMs: AGENT_WAIT_MS, what: `the screen still for ${quietMs} ms` },
+  );
+}
+
+/**
+ * The screen's rows from `from` on as a person sees them: each cell's character (an empty cell
+ * is a blank) with its colours and attributes, runs of equal style marked `{fg,bg,flags}`, and
+ * trailing unstyled blanks dropped. Two terminals that show the same thing give the same rows,
+ * however each was told to draw it (a blank written in a colour, or a colour-erased cell).
+ */
+export function visibleRows(d: PtyDriver, from: number): string[] {
+  const rows: string[] = [];
+  for (let y = from; y < d.rows; y++) {
+    let row = '';
+    let style = '';
+    let kept = '';
+    for (let x = 0; x < d.cols; x++) {
+      const c = d.cell(x, y);
+      if (c.width === 0) continue;
+      const flags = [c.bold && 'b', c.dim && 'd', c.italic && 'i', c.underline && 'u', c.inverse && 'r', c.strikethrough && 's'].filter(Boolean).join('');
+      const next = `{${c.fg},${c.bg},${flags}}`;
+      const ch = c.chars || ' ';
+      if (next !== style) {
+        row += next;
+        style = next;
+      }
+      row += ch;
+      // Everything up to the last cell a person could tell from an unstyled blank.
+      if (ch !== ' ' || next !== '{-1,-1,}') kept = row;
+    }
+    rows.push(kept);
+  }
+  return rows;
+}
+
+/** Whether a file the agent's tool was to create exists. */
+export function ran(w: AgentWorld, file: string): boolean {
+  return fs.existsSync(path.join(w.agent.work, file));
+}
