@@ -64,6 +64,33 @@ describe('bin/a1-hook', () => {
     expect(fs.existsSync(f.out)).toBe(false);
   });
 
+  it('outside an a1 tab reads the whole event, however late and large, so the agent never meets a broken pipe', async () => {
+    const f = fakeNode();
+    const command = [HOOK, f.node, 'claude:PostToolUse'].map((a) => `'${a}'`).join(' ');
+    const child = spawn('/bin/sh', ['-c', command], { env: { PATH: process.env.PATH }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const writeError = new Promise<Error | null>((resolve) => {
+      child.stdin.once('error', resolve);
+      child.stdin.once('finish', () => resolve(null));
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // Written well after the hook started, as an agent that spawns first and writes after does.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.stdin.end(Buffer.alloc(4 << 20, 'x'));
+    expect(await writeError).toBeNull();
+    expect(await exited).toBe(0);
+    expect(fs.existsSync(f.out)).toBe(false);
+  });
+
+  it("outside an a1 tab, Codex's notify returns without reading stdin (it may be the agent's terminal)", async () => {
+    const f = fakeNode();
+    const command = [HOOK, f.node, 'codex:notify', '{"type":"agent-turn-complete"}'].map((a) => `'${a}'`).join(' ');
+    // stdin is a pipe that never closes: a hook that read it would never return.
+    const child = spawn('/bin/sh', ['-c', command], { env: { PATH: process.env.PATH }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.stdin.destroy();
+    expect(code).toBe(0);
+  });
+
   it("inside a tab returns while the report still runs, with the payload, the event and the agent's pids", async () => {
     const f = fakeNode();
     const r = await runHook([f.node, 'claude:Stop'], { PATH: process.env.PATH, A1_BRIDGE: '/nowhere.sock' }, '{"hook_event_name":"Stop"}');
