@@ -165,6 +165,22 @@ export async function waitForStill(a1: PtyDriver, quietMs = 500): Promise<void> 
 }
 
 /**
+ * Waits until the screen shows what `ok` asks and has stayed still for `quietMs` while it did:
+ * an agent that resumes a session first paints a placeholder ("Resuming session…") and sits on
+ * it while it loads, which a bare wait for stillness takes for the finished screen.
+ */
+export async function waitForSettled(a1: PtyDriver, ok: (rows: string[]) => boolean, what: string, quietMs = 500): Promise<void> {
+  await waitFor(
+    async () => {
+      await a1.waitForScreen(ok, AGENT_WAIT_MS, what);
+      await waitForStill(a1, quietMs);
+      return ok(a1.screenText());
+    },
+    { timeoutMs: AGENT_WAIT_MS, what },
+  );
+}
+
+/**
  * The screen's rows from `from` on as a person sees them: each cell's character (an empty cell
  * is a blank) with its colours and attributes, runs of equal style marked `{fg,bg,flags}`, and
  * trailing unstyled blanks dropped. Two terminals that show the same thing give the same rows,

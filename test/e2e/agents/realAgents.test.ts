@@ -22,6 +22,7 @@ import {
   visibleRows,
   waitForEntry,
   waitForGlyph,
+  waitForSettled,
   waitForStill,
   watchGlyphs,
   type AgentWorld,
@@ -115,6 +116,10 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     await a1.waitForText(p.dialog, AGENT_WAIT_MS);
     await waitForStill(a1);
   }
+
+  /** The agent at its prompt with the answer `words` on the screen, done loading its session. */
+  const repainted = (words: string) => (rows: string[]) =>
+    rows.some((r) => r.includes(`${p.answer}${words}`)) && rows.some((r) => r.includes(p.ready)) && !rows.some((r) => r.includes('Resuming session'));
 
   /** A turn, answered and over, in the viewed tab `id`: the agent has reported it idle (and its
    * session) by then. */
@@ -249,18 +254,21 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     process.kill(before.childPid!, 'SIGKILL');
     const after = await waitForEntry(w!.t, id, (e) => e.childPid !== before.childPid && e.status === 'running', 'the agent restarted');
     expect(commandOf(after.childPid!)).toContain(sessionId);
-    await atPrompt(a1);
-    await a1.waitForText(`${p.answer}remember the walrus`, AGENT_WAIT_MS);
-    await waitForStill(a1);
+    await waitForSettled(a1, repainted('remember the walrus'), 'the conversation repainted after the restart');
     const inTab = { text: a1.screenText().slice(1), cells: visibleRows(a1, 1) };
     // The next turn is the same session's.
     await turn(a1, 'and again', id);
     expect((await tabEntry(w!.t, id)).agent?.sessionId).toBe(sessionId);
+    // Codex will not open a conversation another live Codex holds ("open in another app").
+    expect((await w!.t.run('tabs', 'stop', id)).code).toBe(0);
+    await waitFor(() => tabPids(id).length === 0, { what: 'the tab closed before the direct run' });
 
     // The same crash and restart, run directly at the tab's size, in the same directory and
     // environment: an agent remembers an unfinished start (Claude's fullscreen renderer then falls
     // back to the classic one), so the direct run is killed once too before it is compared.
-    const direct = (): PtyDriver => new PtyDriver({ argv: p.resume(sessionId), env: w!.t.env, cwd: w!.agent.work, cols: 120, rows: 39 });
+    // The holder gives its child TERM and COLORTERM of its own (SPEC §15); so does this run.
+    const env = { ...w!.t.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' };
+    const direct = (): PtyDriver => new PtyDriver({ argv: p.resume(sessionId), env, cwd: w!.agent.work, cols: 120, rows: 39 });
     const crashed = direct();
     try {
       await crashed.waitForText(p.ready, AGENT_WAIT_MS);
@@ -271,8 +279,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     }
     const restarted = direct();
     try {
-      await restarted.waitForText(`${p.answer}and again`, AGENT_WAIT_MS);
-      await waitForStill(restarted);
+      await waitForSettled(restarted, repainted('and again'), 'the direct restart painted');
       // The restart in the tab drew what a direct one draws, cell by cell with its colours, from
       // the agent's banner (above it Claude counts its own crashes) to the repainted answer.
       const shown = (screen: { text: string[]; cells: string[] }) => {
@@ -280,7 +287,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
         return screen.cells.slice(from, screen.text.findIndex((r) => r.includes(`${p.answer}remember the walrus`)) + 1);
       };
       const tabView = shown(inTab);
-      expect(tabView.length).toBeGreaterThan(3);
+      expect(tabView.length, inTab.text.join('\n')).toBeGreaterThan(3);
       expect(tabView).toEqual(shown({ text: restarted.screenText(), cells: visibleRows(restarted, 0) }));
     } finally {
       restarted.dispose();
