@@ -168,6 +168,31 @@ describe('child restart', () => {
     ]);
   });
 
+  it("a crashed child restarts at the view's size into a clean screen, and its last screen is kept", async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const id = (await waitForListing(t, ['agent'])).tabs[0].id;
+    // The view is no longer the tab's first 120x40: the child must restart at the size it has now.
+    a1.resize(100, 30);
+    a1.write('echo before-$((6*7)); stty size\r');
+    await a1.waitForText('29 100');
+    await a1.waitForText('before-42');
+    const killed = await killChild(id);
+    await waitForNewChild(t, id, killed);
+    // A restarted child sees what a fresh tab's child sees: an empty screen, not the old one.
+    await a1.waitForScreen((rows) => !rows.some((row) => row.includes('before-42')) && rows.some((row) => row.includes(PROMPT_SEEN)), undefined, 'the restarted shell on a clean screen');
+    a1.write('stty size\r');
+    await a1.waitForScreen((rows) => rows.filter((row) => row.trim() === '29 100').length === 1, undefined, 'the restarted child at 100x29');
+    // Every child death leaves the owner-only last-screen file (SPEC §7), a restarted crash too.
+    const [file] = await waitFor(() => {
+      const files = recoveryFilesOf(t, id);
+      return files.length === 1 ? files : null;
+    }, { what: 'one recovery file for the crash' });
+    expect(fs.statSync(file).mode & 0o777).toBe(OWNER_ONLY);
+    expect(fs.readFileSync(file, 'utf8').split('\n')).toContain('before-42');
+  });
+
   it('exit 0 leaves the tab exited with [r] restart and an owner-only recovery file; r starts it again', async () => {
     t = e2e({ closeGraceMs: 300 });
     const a1 = t.attach();
