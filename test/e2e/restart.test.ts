@@ -76,6 +76,15 @@ async function crashThrice(a1: PtyDriver, id: string, dir: string): Promise<numb
   return last;
 }
 
+/** Waits until the tab has exactly one recovery file, and gives its path. */
+async function oneRecoveryFile(id: string): Promise<string> {
+  const [file] = await waitFor(() => {
+    const files = recoveryFilesOf(t, id);
+    return files.length === 1 ? files : null;
+  }, { what: `one recovery file for tab ${id}` });
+  return file;
+}
+
 /** The failed or exited notice sits at the top right of the surface, just under the strip. */
 async function expectTopRight(a1: PtyDriver, texts: readonly string[]): Promise<void> {
   await a1.flush();
@@ -185,10 +194,7 @@ describe('child restart', () => {
     a1.write('stty size\r');
     await a1.waitForScreen((rows) => rows.filter((row) => row.trim() === '29 100').length === 1, undefined, 'the restarted child at 100x29');
     // Every child death leaves the owner-only last-screen file (SPEC §7), a restarted crash too.
-    const [file] = await waitFor(() => {
-      const files = recoveryFilesOf(t, id);
-      return files.length === 1 ? files : null;
-    }, { what: 'one recovery file for the crash' });
+    const file = await oneRecoveryFile(id);
     expect(fs.statSync(file).mode & 0o777).toBe(OWNER_ONLY);
     expect(fs.readFileSync(file, 'utf8').split('\n')).toContain('before-42');
   });
@@ -206,10 +212,7 @@ describe('child restart', () => {
     // The last screen stays visible under the notice (which may share its row).
     expect(a1.screenText().some((row) => row.startsWith('last-words-42'))).toBe(true);
 
-    const [file] = await waitFor(() => {
-      const files = recoveryFilesOf(t, id);
-      return files.length === 1 ? files : null;
-    }, { what: 'one recovery file for the tab' });
+    const file = await oneRecoveryFile(id);
     expect(fs.statSync(file).mode & 0o777).toBe(OWNER_ONLY);
     expect(fs.readFileSync(file, 'utf8').split('\n')).toContain('last-words-42');
     // Never restarted automatically.
