@@ -56,6 +56,10 @@ export interface StatusState {
   readonly progressAt: number;
   /** The open permission dialog's position, while needs-input. */
   readonly dialog: DialogState | null;
+  /** The last turn's end was reported and no turn began since: a second report of that end
+   * (Codex sends its notify besides its Stop hook, and a late one arrives after the view moved
+   * on) must not bring back a ✓ the user already saw. */
+  readonly turnEnded: boolean;
 }
 
 export const INITIAL_STATUS: StatusState = Object.freeze({
@@ -66,6 +70,7 @@ export const INITIAL_STATUS: StatusState = Object.freeze({
   heartbeatAt: null,
   progressAt: 0,
   dialog: null,
+  turnEnded: false,
 });
 
 const LIVE: ReadonlySet<ProcessFact> = new Set(['starting', 'running']);
@@ -88,12 +93,13 @@ function onReport(s: StatusState, state: AgentState, at: number): StatusState {
     case 'progress':
       return { ...base, progressAt: at };
     case 'working':
-      return { ...base, phase: 'working', progressAt: at, dialog: null };
+      return { ...base, phase: 'working', progressAt: at, dialog: null, turnEnded: false };
     case 'needs-input':
       // A second report of the same dialog (a hook and a notification) keeps its position.
-      return { ...base, phase: 'needs-input', dialog: s.phase === 'needs-input' && s.dialog ? s.dialog : DIALOG_OPENED };
+      return { ...base, phase: 'needs-input', dialog: s.phase === 'needs-input' && s.dialog ? s.dialog : DIALOG_OPENED, turnEnded: false };
     case 'done':
-      return { ...base, phase: s.viewed ? 'idle' : 'done', dialog: null };
+      if (s.bridged && s.turnEnded) return base;
+      return { ...base, phase: s.viewed ? 'idle' : 'done', dialog: null, turnEnded: true };
     case 'error':
       return { ...base, phase: 'error', dialog: null };
     case 'idle':
@@ -106,7 +112,7 @@ function onKey(s: StatusState, key: string, rules: AgentKeyRules, at: number): S
   if (s.phase === 'working') return rules.interrupt.includes(key) ? { ...s, phase: 'idle' } : s;
   if (s.phase !== 'needs-input') return s;
   const { state, verdict } = answerKey(rules.dialog, s.dialog ?? DIALOG_OPENED, key);
-  if (verdict === 'approve') return { ...s, phase: 'working', progressAt: at, dialog: null };
+  if (verdict === 'approve') return { ...s, phase: 'working', progressAt: at, dialog: null, turnEnded: false };
   if (verdict === 'deny') return { ...s, phase: 'idle', dialog: null };
   return state === s.dialog ? s : { ...s, dialog: state };
 }

@@ -90,6 +90,19 @@ describe('bridge reports', () => {
     expect(run([...running, report('working'), report('error'), report('idle')]).glyph).toBe('error');
   });
 
+  it("a second report of a turn's end (Codex's notify after its Stop hook) never brings back a ✓ already seen", () => {
+    const seen = run([...running, viewed(true), report('working'), report('done')]);
+    expect(seen.glyph).toBe('none');
+    // The view moved on before the late duplicate arrived.
+    expect(run([viewed(false), report('done')], seen.s).glyph).toBe('none');
+    // Unviewed, the duplicate keeps the one ✓; the next turn's end shows ✓ again.
+    const unseen = run([...running, report('working'), report('done'), report('done')]);
+    expect(unseen.glyph).toBe('done');
+    expect(run([viewed(true), viewed(false), report('working'), report('done')], unseen.s).glyph).toBe('done');
+    // An approved permission starts the turn again: its end is a new one.
+    expect(run([viewed(false), report('needs-input'), input('y'), report('done')], seen.s).glyph).toBe('done');
+  });
+
   it('a new turn replaces ✓ and ✗', () => {
     expect(run([...running, report('done'), report('working')]).glyph).toBe('working');
     expect(run([...running, report('error'), report('working')]).glyph).toBe('working');
