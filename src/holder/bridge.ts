@@ -102,7 +102,10 @@ export class BridgeListener {
     /** Whether a reporting process runs in the tab (a shared agent daemon started in another
      * tab holds that tab's token, and must not report into it). */
     private readonly runsInTab: (pids: number[]) => boolean,
-    private readonly onReport: (report: BridgeReport) => void,
+    /** Applies a report; false when the tab ignored it (another thread's turn), which then
+     * orders nothing: an ignored report must not make the tab's own earlier-started report look
+     * overtaken. */
+    private readonly onReport: (report: BridgeReport) => boolean,
     private readonly log: Logger,
   ) {}
 
@@ -165,14 +168,14 @@ export class BridgeListener {
             conn.send({ t: 'statusAck', ok: true });
             return;
           }
-          if (origin !== null) this.last = origin;
-          this.onReport({
+          const applied = this.onReport({
             state: m.state as AgentState,
             sessionId: cleanField(m.sessionId),
             agent: cleanField(m.agent),
             name: cleanField(m.name),
             sameSession: m.sameSession === true,
           });
+          if (applied && origin !== null) this.last = origin;
           conn.send({ t: 'statusAck', ok: true });
         });
       },

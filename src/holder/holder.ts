@@ -448,9 +448,10 @@ export class Holder {
     if (viewed !== this.status.viewed) this.onStatus({ k: 'viewed', viewed, at: Date.now() });
   }
 
-  private onBridgeReport(report: BridgeReport): void {
+  /** Applies an agent's report; false for one about another session (Codex's title thread). */
+  private onBridgeReport(report: BridgeReport): boolean {
     const prev = this.agent;
-    if (report.sameSession && (report.sessionId === null || report.sessionId !== prev?.sessionId)) return;
+    if (report.sameSession && (report.sessionId === null || report.sessionId !== prev?.sessionId)) return false;
     this.agent = {
       kind: report.agent ?? prev?.kind ?? 'generic',
       sessionId: report.sessionId ?? prev?.sessionId ?? null,
@@ -461,6 +462,7 @@ export class Holder {
     this.status = reduceStatus(this.status, { k: 'report', state: report.state, at: Date.now() });
     this.glyph = glyphOf(this.status, this.glyphClock());
     this.broadcastState();
+    return true;
   }
 
   /**

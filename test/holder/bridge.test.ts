@@ -18,12 +18,12 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function bridge(inc: { current: string | null }, runsInTab: (pids: number[]) => boolean = () => true) {
+function bridge(inc: { current: string | null }, runsInTab: (pids: number[]) => boolean = () => true, applies: (r: BridgeReport) => boolean = () => true) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'a1b-'));
   const key = crypto.randomBytes(32);
   const reports: BridgeReport[] = [];
   const socket = path.join(dir, 'b.sock');
-  const listener = new BridgeListener(socket, key, () => inc.current, runsInTab, (r) => reports.push(r), quiet);
+  const listener = new BridgeListener(socket, key, () => inc.current, runsInTab, (r) => applies(r) && reports.push(r) > 0, quiet);
   cleanups.push(() => {
     listener.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -115,6 +115,27 @@ describe('ordering', () => {
     // Started long after, with a pid from after a wrap: newer.
     await send('working', 10, 60_000);
     expect(b.reports.map((r) => r.state)).toEqual(['done', 'idle', 'working']);
+  });
+
+  it('a report the tab ignored (Codex\'s title thread) orders nothing: the turn\'s earlier-started report still lands', async () => {
+    const inc = { current: 'inc-1' };
+    // The holder ignores a sameSession report about another thread, as it does for Codex's title request.
+    const b = bridge(inc, () => true, (r) => !r.sameSession);
+    await b.listener.listen();
+    const send = async (m: object) => {
+      const conn = await connectUnix(b.socket, bridgeSchema);
+      await connectHandshake(conn, { role: 'bridge', key: parseBridgeToken(bridgeToken(b.key, 'inc-1'))!.key, methods: ['status'], extra: { childInc: 'inc-1' } });
+      const ack = new Promise((resolve) => conn.onMessage(resolve));
+      conn.send({ t: 'status', ...m });
+      await ack;
+      conn.close();
+    };
+    // Seen on a loaded machine: the title thread's notify (started later, pid 2000) reached the
+    // bridge before the prompt's working report (pid 1000).
+    await send({ state: 'done', pid: 2_000, startedAt: 1_200, sessionId: 'title-thread', sameSession: true });
+    await send({ state: 'working', pid: 1_000, startedAt: 1_000 });
+    await send({ state: 'idle', pid: 900, startedAt: 900 }); // overtaken by the admitted working report
+    expect(b.reports.map((r) => r.state)).toEqual(['working']);
   });
 
   it('refuses a report from a process that does not run in the tab (a shared daemon holding its token)', async () => {
