@@ -11,7 +11,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import { holderSchema, dataSchema, type HolderState } from '../protocol/messages.js';
 import { mergeSchemas } from '../protocol/schema.js';
 import { verifyTicket, UsedTickets, newIncarnation, ticketProofKey, type Ticket } from '../security.js';
-import { procStartTime, listProcesses, descendsFromSession } from '../proc.js';
+import { procStartTime, descendsFromSession } from '../proc.js';
 import { ModeTracker } from '../surface/modes.js';
 import { extractRow, extractCursor } from '../surface/extract.js';
 import { changedRows } from '../surface/diff.js';
@@ -23,6 +23,9 @@ import type { InputEvent } from '../input/events.js';
 import { InputQueue } from './inputQueue.js';
 import { PtyWriter } from './ptyWriter.js';
 import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
+import { planRetirement, sessionMembers } from '../lifecycle/retirement.js';
+import { executeTermination } from '../lifecycle/terminate.js';
+import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { recoveryFile, recoveryText, writeRecoveryFile } from './recovery.js';
 import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.js';
 import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, reduceStatus, type StatusEvent, type StatusState } from '../status/model.js';
@@ -411,9 +414,9 @@ export class Holder {
     if (!this.child || this.forcedRestart || this.childSid === null) return;
     this.forcedRestart = true;
     this.log.warn('child-restart', { reason });
-    const sid = this.childSid;
-    for (const p of listProcesses().filter((q) => q.sid === sid && q.pid !== process.pid)) {
-      if (procStartTime(p.pid) === p.startTime) signalPid(p.pid, 'SIGKILL');
+    const leader = { pid: this.childSid, startTime: this.childStart };
+    for (const p of sessionMembers(snapshotProcesses(), leader, this.init.tabId, new Set([process.pid]))) {
+      if (p.pid !== process.pid && procStartTime(p.pid) === p.startTime) signalPid(p.pid, 'SIGKILL');
     }
   }
 
@@ -840,19 +843,26 @@ export class Holder {
     this.restartTimer = null;
     if (this.statusTimer) clearInterval(this.statusTimer);
     this.log.info('terminate', { graceMs });
-    const sid = this.childSid;
-    if (sid !== null) {
-      const members = () => listProcesses().filter((p) => p.sid === sid && p.pid !== process.pid);
-      const initial = members();
-      for (const pgid of new Set(initial.map((p) => p.pgid))) {
-        signalGroup(pgid, 'SIGHUP');
-        signalGroup(pgid, 'SIGCONT');
-      }
-      const deadline = Date.now() + graceMs;
-      while (Date.now() < deadline && members().length > 0) await delay(25);
-      for (const p of members()) {
-        if (procStartTime(p.pid) === p.startTime) signalPid(p.pid, 'SIGKILL');
-      }
+    if (this.childSid !== null) {
+      // The same verified plan a server close makes: only the child's session, led by the child
+      // this holder started (never a session that got its pid since).
+      const self = procStartTime(process.pid);
+      const plan = planRetirement(
+        {
+          tab: {
+            tabId: this.init.tabId,
+            agent: false,
+            bound: self === null ? [] : [{ pid: process.pid, startTime: self }],
+            sessions: [{ pid: this.childSid, startTime: this.childStart }],
+          },
+          otherTabs: [],
+          processes: snapshotProcesses(),
+          records: [],
+          protectedPids: [process.pid, 1],
+        },
+        'cleanup',
+      );
+      await executeTermination(plan, { graceMs });
     }
     this.shutdown(0);
   }
@@ -870,14 +880,6 @@ export class Holder {
       // Already gone.
     }
     this.onDone(code);
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // The group is already gone.
   }
 }
 

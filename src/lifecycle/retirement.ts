@@ -28,8 +28,15 @@ export interface TabClaims {
   /** Every pid the tab was ever bound to: holder, child, pending spawns, earlier incarnations
    * (may contain duplicates and dead or recycled pids). */
   bound: ProcessRef[];
-  /** Session ids of the tab's children (a child is a session leader). */
-  sessions: number[];
+  /** The session leaders the tab's children were (a child leads its own session), as recorded:
+   * possibly dead, or recycled since. */
+  sessions: SessionClaim[];
+}
+
+/** A recorded session leader; `startTime` null where it was not recorded. */
+export interface SessionClaim {
+  pid: number;
+  startTime: string | null;
 }
 
 export interface RetirementSnapshot {
@@ -80,13 +87,16 @@ export function planRetirement(s: RetirementSnapshot, reason: RetireReason): Ret
     return true;
   };
 
+  const verified = new Set<number>();
   for (const ref of tab.bound) {
     const p = byPid.get(ref.pid);
     // A different start time means the pid was recycled by an unrelated process.
-    if (p !== undefined && p.startTime === ref.startTime) take(p);
+    if (p !== undefined && p.startTime === ref.startTime) {
+      take(p);
+      verified.add(p.pid);
+    }
   }
-  const sessions = new Set(tab.sessions);
-  for (const p of s.processes) if (sessions.has(p.sid)) take(p);
+  for (const leader of tab.sessions) for (const p of sessionMembers(s.processes, leader, tab.tabId, verified)) take(p);
   if (tab.agent) {
     for (const p of s.processes) if (p.tabMarker === tab.tabId) take(p);
     takeDescendants(s.processes, chosen, take);
@@ -106,6 +116,26 @@ export function planRetirement(s: RetirementSnapshot, reason: RetireReason): Ret
   };
 }
 
+/**
+ * The members of the session a tab's child led, each verified (SPEC §15): every member while the
+ * leader is still the recorded process (its recorded start time, a child of a verified process of
+ * the tab, or carrying the tab's marker); once the leader is gone, only members carrying the
+ * marker. Linux does not hand out a pid still used as a session id, so a live leader with another
+ * start time leads an unrelated session, and verifies nothing.
+ */
+export function sessionMembers(
+  processes: readonly ProcessInfo[],
+  leader: SessionClaim,
+  tabId: string,
+  verified: ReadonlySet<number>,
+): ProcessInfo[] {
+  const members = processes.filter((p) => p.sid === leader.pid);
+  const head = processes.find((p) => p.pid === leader.pid);
+  if (head === undefined) return members.filter((p) => p.tabMarker === tabId);
+  const isOurs = (leader.startTime !== null && head.startTime === leader.startTime) || verified.has(head.ppid) || head.tabMarker === tabId;
+  return isOurs ? members : [];
+}
+
 /** Pids another live tab claims (bound ref, session or marker), and protected pids. The walk
  * over descendants does not pass through them either: their subtrees are not this tab's. */
 function excludedPids(s: RetirementSnapshot): Set<number> {
@@ -116,7 +146,7 @@ function excludedPids(s: RetirementSnapshot): Set<number> {
   for (const other of s.otherTabs) {
     if (other.tabId === s.tab.tabId) continue;
     for (const ref of other.bound) otherBound.add(identityKey(ref));
-    for (const sid of other.sessions) otherSessions.add(sid);
+    for (const leader of other.sessions) otherSessions.add(leader.pid);
     otherIds.add(other.tabId);
   }
   for (const p of s.processes) {

@@ -11,9 +11,9 @@ import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import type { Registry } from '../store/registry.js';
 import { deriveKey } from '../security.js';
-import { isSameProcess, procStartTime, listProcesses, procEnvironHas } from '../proc.js';
+import { isSameProcess, procStartTime, procEnvironHas } from '../proc.js';
 import { spawnHolder, connectHolder, firstState } from './holderLink.js';
-import { planRetirement, type ProcessRef, type RetireReason, type RetirementPlan, type TabClaims } from '../lifecycle/retirement.js';
+import { planRetirement, sessionMembers, type ProcessRef, type RetireReason, type RetirementPlan, type SessionClaim, type TabClaims } from '../lifecycle/retirement.js';
 import { executeTermination } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { crashPoint } from '../crashPoints.js';
@@ -175,7 +175,7 @@ export class HolderIO {
     if (spawned.childPid) this.noteBound(tabId, { pid: spawned.childPid, startTime: childStart });
     if (!startTime) {
       this.d.log.error('holder-start-failed', { tab: tabId, code: 'holder-gone' });
-      if (spawned.childPid) killSession(spawned.childPid);
+      if (spawned.childPid) killSession({ pid: spawned.childPid, startTime: childStart }, tabId);
       this.d.feed({ t: 'spawnFailed', tabId, inc });
       return;
     }
@@ -336,7 +336,7 @@ export class HolderIO {
   private endChildOf(tabId: string, inc: string): void {
     const st = this.tabs.get(tabId)?.state;
     if (st?.holderInc !== inc || !st.childPid || !st.childStart) return;
-    if (isSameProcess({ pid: st.childPid, startTime: st.childStart })) killSession(st.childPid);
+    if (isSameProcess({ pid: st.childPid, startTime: st.childStart })) killSession({ pid: st.childPid, startTime: st.childStart }, tabId);
   }
 
   // ---- retirement ----
@@ -347,8 +347,9 @@ export class HolderIO {
     const bound = [...(p?.bound ?? []), ...extra];
     if (tab?.holder?.pid && tab.holder.startTime) bound.push({ pid: tab.holder.pid, startTime: tab.holder.startTime });
     if (p?.state?.childPid && p.state.childStart) bound.push({ pid: p.state.childPid, startTime: p.state.childStart });
-    const sessions = [p?.state?.childPid, tab?.child?.pid, ...(p?.bound ?? []).map((b) => b.pid)].filter((x): x is number => typeof x === 'number' && x > 0);
-    return { tabId, agent: (tab !== undefined && tab.spec.kind !== 'shell') || p?.state?.agent?.sessionId != null, bound, sessions: [...new Set(sessions)] };
+    const sessions: SessionClaim[] = [...bound];
+    if (tab?.child?.pid) sessions.push({ pid: tab.child.pid, startTime: null });
+    return { tabId, agent: (tab !== undefined && tab.spec.kind !== 'shell') || p?.state?.agent?.sessionId != null, bound, sessions: uniqueLeaders(sessions) };
   }
 
   /** One snapshot, taken before any state is pruned (SPEC §9). */
@@ -459,7 +460,7 @@ export class HolderIO {
       if (state.childPid && state.childStart) bound.push({ pid: state.childPid, startTime: state.childStart });
       const plan = planRetirement(
         {
-          tab: { tabId: h.tabId, agent: false, bound, sessions: state.childPid ? [state.childPid] : [] },
+          tab: { tabId: h.tabId, agent: false, bound, sessions: bound },
           otherTabs: Object.keys(this.d.state().tabs).map((id) => this.claimsOf(id)),
           processes: snapshotProcesses(),
           // An orphan's tab may still live with a newer holder: its records are that tab's.
@@ -489,9 +490,20 @@ export class HolderIO {
   }
 }
 
-/** SIGKILLs every process in the session led by `sid` (a tab child's session), each verified. */
-export function killSession(sid: number): void {
-  for (const p of listProcesses().filter((q) => q.sid === sid)) killVerified(p.pid, p.startTime);
+/** SIGKILLs every verified member of the session a tab's child led (see `sessionMembers`). */
+export function killSession(leader: SessionClaim, tabId: string): void {
+  for (const p of sessionMembers(snapshotProcesses(), leader, tabId, new Set())) killVerified(p.pid, p.startTime);
+}
+
+/** One claim per leader pid, keeping a recorded start time over an unrecorded one. */
+export function uniqueLeaders(claims: readonly SessionClaim[]): SessionClaim[] {
+  const byPid = new Map<number, SessionClaim>();
+  for (const c of claims) {
+    if (!Number.isSafeInteger(c.pid) || c.pid <= 0) continue;
+    const seen = byPid.get(c.pid);
+    if (seen === undefined || (seen.startTime === null && c.startTime !== null)) byPid.set(c.pid, c);
+  }
+  return [...byPid.values()];
 }
 
 export function killVerified(pid: number, startTime: string): void {

@@ -362,7 +362,9 @@ export class Server {
       tabId: r.id,
       agent: r.kind !== SHELL_KIND,
       bound: r.holderPid && r.holderStart ? [{ pid: r.holderPid, startTime: r.holderStart }] : [],
-      sessions: r.childPid ? [r.childPid] : [],
+      // No child start time is recorded: the child counts while the holder is its verified parent
+      // or it carries the tab's marker (`sessionMembers`).
+      sessions: r.childPid ? [{ pid: r.childPid, startTime: null }] : [],
     }));
     for (const tab of claims) {
       const plan = planRetirement({ tab, otherTabs: claims.filter((c) => c !== tab), processes, records: [], protectedPids: [process.pid, 1] }, 'cleanup');

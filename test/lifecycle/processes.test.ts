@@ -67,7 +67,7 @@ describe.skipIf(process.platform !== 'linux')('lifecycle with real processes', (
 
     const plan = planRetirement(
       {
-        tab: { tabId: marker, agent: false, bound: [stubborn, polite], sessions: [stubborn.pid, polite.pid] },
+        tab: { tabId: marker, agent: false, bound: [stubborn, polite], sessions: [stubborn, polite] },
         otherTabs: [],
         processes: snap,
         records: [],

@@ -36,7 +36,7 @@ const server = proc(50, { ppid: 1, pgid: 50, sid: 50 });
 describe('planRetirement: which processes', () => {
   it('ends the union of live bound refs and session members, each pid once, sorted', () => {
     const s = snapshot({
-      tab: tab({ bound: [ref(child), ref(holder), ref(child), ref(holder)], sessions: [200, 200] }),
+      tab: tab({ bound: [ref(child), ref(holder), ref(child), ref(holder)], sessions: [ref(child), ref(child)] }),
       processes: [server, jobPeer, holder, job, child],
       protectedPids: [1, 50],
     });
@@ -49,7 +49,7 @@ describe('planRetirement: which processes', () => {
 
   it('includes ids found in only one source (a pending spawn bound but not yet in sessions)', () => {
     const pending = proc(300, { ppid: 100 });
-    const s = snapshot({ tab: tab({ bound: [ref(pending)], sessions: [200] }), processes: [child, pending, job] });
+    const s = snapshot({ tab: tab({ bound: [ref(pending)], sessions: [ref(child)] }), processes: [child, pending, job] });
     expect(pids(planRetirement(s, 'cleanup'))).toEqual([200, 210, 300]);
   });
 
@@ -68,8 +68,8 @@ describe('planRetirement: which processes', () => {
     const otherSession = proc(510, { ppid: 200, sid: 510 });
     const otherMarked = proc(520, { ppid: 200, sid: 200, pgid: 210, tabMarker: 'B' });
     const s = snapshot({
-      tab: tab({ bound: [ref(child), ref(shared), ref(otherSession)], sessions: [200, 510] }),
-      otherTabs: [tab({ tabId: 'B', bound: [ref(shared)], sessions: [510] })],
+      tab: tab({ bound: [ref(child), ref(shared), ref(otherSession)], sessions: [ref(child), ref(otherSession)] }),
+      otherTabs: [tab({ tabId: 'B', bound: [ref(shared)], sessions: [ref(otherSession)] })],
       processes: [child, job, shared, otherSession, otherMarked],
     });
     const plan = planRetirement(s, 'user');
@@ -81,11 +81,40 @@ describe('planRetirement: which processes', () => {
   it('a bound ref of another tab only counts with a matching start time', () => {
     const p = proc(600, { sid: 200, pgid: 200, ppid: 200 });
     const s = snapshot({
-      tab: tab({ sessions: [200] }),
+      tab: tab({ sessions: [ref(child)] }),
       otherTabs: [tab({ tabId: 'B', bound: [{ pid: 600, startTime: 'older' }] })],
       processes: [child, p],
     });
     expect(pids(planRetirement(s, 'user'))).toEqual([200, 600]);
+  });
+
+  describe('a recorded session leader counts only when verified', () => {
+    // An unrelated session whose leader got the pid our child once had.
+    const decoy = proc(200, { ppid: 1, startTime: 'decoy' });
+    const decoyJob = proc(210, { ppid: 200, pgid: 210, sid: 200 });
+    const ours = { pid: 200, startTime: 's200' };
+
+    it('a live leader with another start time leads an unrelated session: nothing of it is planned', () => {
+      const s = snapshot({ tab: tab({ agent: true, bound: [ours, ref(holder)], sessions: [ours] }), processes: [holder, decoy, decoyJob] });
+      expect(pids(planRetirement(s, 'user'))).toEqual([100]);
+      const reboot = snapshot({ tab: tab({ bound: [], sessions: [{ pid: 200, startTime: null }] }), processes: [decoy, decoyJob] });
+      expect(pids(planRetirement(reboot, 'cleanup'))).toEqual([]);
+    });
+
+    it('a leader with no recorded start counts as the child of a verified holder, or by the tab marker', () => {
+      const unrecorded = { pid: 200, startTime: null };
+      const byParent = snapshot({ tab: tab({ bound: [ref(holder)], sessions: [unrecorded] }), processes: [holder, child, job] });
+      expect(pids(planRetirement(byParent, 'cleanup'))).toEqual([100, 200, 210]);
+      const marked = proc(200, { ppid: 1, tabMarker: 'A' });
+      const byMarker = snapshot({ tab: tab({ sessions: [unrecorded] }), processes: [marked, job] });
+      expect(pids(planRetirement(byMarker, 'cleanup'))).toEqual([200, 210]);
+    });
+
+    it('once the leader is gone, only members carrying the tab marker', () => {
+      const markedJob = proc(220, { ppid: 1, pgid: 220, sid: 200, tabMarker: 'A' });
+      const s = snapshot({ tab: tab({ sessions: [ours] }), processes: [job, markedJob] });
+      expect(pids(planRetirement(s, 'user'))).toEqual([220]);
+    });
   });
 
   describe('processes that left the session', () => {
@@ -97,14 +126,14 @@ describe('planRetirement: which processes', () => {
     const processes = [child, job, daemon, daemonChild, escaped, escapedChild, unrelated];
 
     it('an agent tab ends them, by marker and by ancestry', () => {
-      const s = snapshot({ tab: tab({ agent: true, bound: [ref(child)], sessions: [200] }), processes });
+      const s = snapshot({ tab: tab({ agent: true, bound: [ref(child)], sessions: [ref(child)] }), processes });
       const plan = planRetirement(s, 'user');
       expect(pids(plan)).toEqual([200, 210, 700, 710, 720, 730]);
       expect(plan.groups).toEqual([200, 210, 700, 720]);
     });
 
     it('a plain shell tab leaves them running', () => {
-      const s = snapshot({ tab: tab({ agent: false, bound: [ref(child)], sessions: [200] }), processes });
+      const s = snapshot({ tab: tab({ agent: false, bound: [ref(child)], sessions: [ref(child)] }), processes });
       expect(pids(planRetirement(s, 'user'))).toEqual([200, 210]);
     });
 
@@ -114,7 +143,7 @@ describe('planRetirement: which processes', () => {
       const srv = proc(950, { ppid: 730, pgid: 950, sid: 950 });
       const srvKid = proc(960, { ppid: 950, pgid: 960, sid: 960 });
       const s = snapshot({
-        tab: tab({ agent: true, bound: [ref(child)], sessions: [200] }),
+        tab: tab({ agent: true, bound: [ref(child)], sessions: [ref(child)] }),
         otherTabs: [tab({ tabId: 'B', bound: [ref(otherHolder)] })],
         processes: [...processes, otherHolder, otherChild, srv, srvKid],
         protectedPids: [1, 950],
@@ -142,7 +171,7 @@ describe('planRetirement: records', () => {
 
   it('natural exit ends nothing, revokes nothing and records no history', () => {
     const s = snapshot({
-      tab: tab({ agent: true, bound: [ref(child)], sessions: [200] }),
+      tab: tab({ agent: true, bound: [ref(child)], sessions: [ref(child)] }),
       processes: [child, job, proc(700, { tabMarker: 'A' })],
       records,
     });
@@ -157,7 +186,7 @@ describe('planRetirement: records', () => {
   });
 
   it('a tab with nothing live plans no processes (close after exit)', () => {
-    const s = snapshot({ tab: tab({ bound: [{ pid: 200, startTime: 's200' }], sessions: [200] }), records });
+    const s = snapshot({ tab: tab({ bound: [{ pid: 200, startTime: 's200' }], sessions: [{ pid: 200, startTime: 's200' }] }), records });
     const plan = planRetirement(s, 'user');
     expect(plan.processes).toEqual([]);
     expect(plan.groups).toEqual([]);
