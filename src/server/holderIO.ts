@@ -349,7 +349,9 @@ export class HolderIO {
     if (p?.state?.childPid && p.state.childStart) bound.push({ pid: p.state.childPid, startTime: p.state.childStart });
     const sessions: SessionClaim[] = [...bound];
     if (tab?.child?.pid) sessions.push({ pid: tab.child.pid, startTime: null });
-    return { tabId, agent: (tab !== undefined && tab.spec.kind !== 'shell') || p?.state?.agent?.sessionId != null, bound, sessions: uniqueLeaders(sessions) };
+    // An agent tab by config, or by having reported over the bridge (SPEC §15), session id or not.
+    const agent = (tab !== undefined && tab.spec.kind !== 'shell') || p?.state?.agent != null;
+    return { tabId, agent, bound, sessions: uniqueLeaders(sessions) };
   }
 
   /** One snapshot, taken before any state is pruned (SPEC §9). */

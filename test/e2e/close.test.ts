@@ -122,6 +122,24 @@ describe('close', () => {
     expect((await sessionsOf(t)).find((s) => s.sessionId === session.sessionId)).toMatchObject({ state: 'closed', tabId: null });
   });
 
+  it('a tab that became an agent by reporting over the bridge ends what left its session too', async () => {
+    t = e2e({ closeGraceMs: GRACE_MS });
+    // Made with plain `a1 new`: it is an agent tab only because its program said so.
+    const report = a1Argv('status', 'idle', '--agent', 'generic').map((a) => `'${a}'`).join(' ');
+    const made = await t.run('new', '--name', 'gen', '--', '/bin/bash', '-c', `${report} && setsid sleep 1005 & exec sleep 1006`);
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.stdout.trim();
+    await waitFor(async () => listedTab(await listing(t), id).agent?.kind === 'generic', { what: 'the tab\'s report as a generic agent' });
+    const [escaped, own] = await waitForSleeps(id, [1005, 1006]);
+    survivors.push(escaped);
+    expect(procSid(escaped.pid)).not.toBe(procSid(own.pid));
+
+    const stopped = await t.run('tabs', 'stop', id);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(isSameAlive(own)).toBe(false);
+    expect(isSameAlive(escaped), 'the setsid child of a reporting agent tab').toBe(false);
+  });
+
   it('a plain shell tab: a setsid child survives the close, a background job in the session does not', async () => {
     t = e2e({ closeGraceMs: GRACE_MS });
     const a1 = t.attach();

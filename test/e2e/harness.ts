@@ -55,7 +55,15 @@ export function e2e(config: object = {}): E2E {
 /** `a1 tabs --json` as SPEC §15 "Listing" documents it. */
 export interface Listing {
   server: { pid: number; epoch: number } | null;
-  tabs: { id: string; name: string; status: string; cwd: string; holderPid: number | null; childPid: number | null }[];
+  tabs: {
+    id: string;
+    name: string;
+    status: string;
+    cwd: string;
+    holderPid: number | null;
+    childPid: number | null;
+    agent?: { kind: string; state: string | null; sessionId: string | null } | null;
+  }[];
 }
 
 /** Runs `a1 tabs --json`; a failure is thrown with what the command printed. */
