@@ -372,6 +372,7 @@ class AttachClient {
         },
         rejected: (reason) => {
           if (reason === 'queue-full') this.addNotice('not accepting input');
+          else if (reason === 'delivery-uncertain') this.addNotice('delivery uncertain: the program ended before it read all of your input; nothing was sent again');
           else if (reason === 'read-only') this.showReadOnly();
         },
         clipboard: (sequence) => {

@@ -20,7 +20,7 @@ import { RowCache } from '../surface/rowCache.js';
 import type { Row, SurfacePatch } from '../surface/types.js';
 import { encodeInput, isBinaryInput } from '../input/encode.js';
 import type { InputEvent } from '../input/events.js';
-import { InputQueue } from './inputQueue.js';
+import { InputGate, type InputBatch, type InputPart } from './inputGate.js';
 import { PtyWriter } from './ptyWriter.js';
 import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
 import { planRetirement, sessionMembers } from '../lifecycle/retirement.js';
@@ -75,6 +75,13 @@ class ParseBudget {
 }
 /** How often the clock-driven glyphs (unresponsive, stalled) and the heartbeat restart are checked. */
 const STATUS_TICK_MS = 1_000;
+/** Input that waits beyond the bound is refused once the child has taken none of its backlog for
+ * this long: it is not reading (issue 15). Long enough for a reading child on a loaded machine. */
+const INPUT_STALL_MS = 2_000;
+/** How often waiting input checks whether the child stopped reading. */
+const INPUT_STALL_CHECK_MS = 250;
+/** Waiting input plus the writer's backlog never exceed this many times the bound. */
+const INPUT_CAP_FACTOR = 32;
 /** Title changes reach the server at most this often: some agents animate their title, and
  * the picker only needs the latest. */
 const TITLE_REPORT_INTERVAL_MS = 500;
@@ -149,7 +156,8 @@ export class Holder {
   private server: Connection | null = null;
   private readonly clients = new Set<DataClient>();
   private readonly usedTickets = new UsedTickets();
-  private readonly queue: InputQueue;
+  private readonly gate: InputGate<DataClient>;
+  private stallCheck: NodeJS.Timeout | null = null;
   private readonly frames: FrameClock;
   private readonly rowCache: RowCache;
   private listener: net.Server | null = null;
@@ -183,7 +191,7 @@ export class Holder {
     this.maxEpoch = init.epoch;
     this.holderKey = Buffer.from(init.holderKey, 'base64');
     this.ticketKey = Buffer.from(init.ticketKey, 'base64');
-    this.queue = new InputQueue(init.inputQueueBytes);
+    this.gate = new InputGate(init.inputQueueBytes, INPUT_STALL_MS, init.inputQueueBytes * INPUT_CAP_FACTOR);
     this.resumeCommand = init.resumeCommand;
     if (init.agentKind) this.agent = { kind: init.agentKind, sessionId: null, state: null, name: null, seq: 0 };
     this.bridge = new BridgeListener(
@@ -294,7 +302,11 @@ export class Holder {
     }
     process.umask(own);
     const child = this.child;
-    this.writer = new PtyWriter((child as unknown as { fd: number }).fd, (err) => this.log.warn('pty-write-failed', { code: errorCode(err) }));
+    this.writer = new PtyWriter(
+      (child as unknown as { fd: number }).fd,
+      (err) => this.log.warn('pty-write-failed', { code: errorCode(err) }),
+      () => this.releaseHeldInput(),
+    );
     this.holdSlave(child);
     this.childStart = procStartTime(child.pid);
     this.childSid = child.pid;
@@ -344,6 +356,14 @@ export class Holder {
    * stays exited, a crash restarts with backoff, the third crash in the window fails the tab. */
   private onChildExit(exit: ChildExit): void {
     this.child = null;
+    // Input admitted but never taken is not replayed into the next child (SPEC §7): it is dropped
+    // and the user is told its delivery is uncertain (part of it may have been read).
+    const undelivered = (this.writer?.pendingBytes ?? 0) + this.gate.dropAll().reduce((n, b) => n + b.bytes, 0);
+    this.stopStallCheck();
+    if (undelivered > 0 && !this.terminating) {
+      this.log.warn('input-undelivered', { bytes: undelivered });
+      for (const c of this.clients) if (c.attached) c.conn.send({ t: 'inputRejected', reason: 'delivery-uncertain' });
+    }
     this.writer?.dispose();
     this.writer = null;
     this.releaseSlave();
@@ -737,18 +757,24 @@ export class Holder {
     }
     const modes = this.modes.modes;
     this.readKeys(events);
+    const parts: InputPart[] = [];
     let text = '';
+    let bytes = 0;
     for (const ev of events) {
+      const encoded = encodeInput(ev, modes);
       if (isBinaryInput(ev, modes)) {
         // Default-encoded mouse reports are single bytes above 0x7f, not UTF-8.
-        this.admit(client, text);
+        if (text) parts.push({ binary: false, data: text });
         text = '';
-        this.writer?.write(Buffer.from(encodeInput(ev, modes), 'latin1'));
+        parts.push({ binary: true, data: encoded });
+        bytes += encoded.length;
       } else {
-        text += encodeInput(ev, modes);
+        text += encoded;
+        bytes += Buffer.byteLength(encoded);
       }
     }
-    this.admit(client, text);
+    if (text) parts.push({ binary: false, data: text });
+    this.admit({ parts, bytes, paste: events.some((ev) => ev.k === 'paste'), owner: client });
   }
 
   /** What the controller's keys tell about the agent's turn (src/status/agentKeys.ts): only
@@ -764,17 +790,49 @@ export class Holder {
     this.refreshGlyph();
   }
 
-  private admit(client: DataClient, text: string): void {
-    if (!text) return;
-    if (!this.queue.offer(text, this.writer?.pendingBytes ?? 0)) {
-      this.log.warn('input-rejected', { bytes: text.length });
-      client.conn.send({ t: 'inputRejected', reason: 'queue-full' });
-      return;
+  private writerView() {
+    return { pending: this.writer?.pendingBytes ?? 0, stalledMs: this.writer?.stalledMs() ?? 0 };
+  }
+
+  private admit(batch: InputBatch<DataClient>): void {
+    const verdict = this.gate.offer(batch, this.writerView());
+    if (verdict === 'write') this.writeBatch(batch);
+    else if (verdict === 'refused') this.refuseInput([batch]);
+    else if (!this.stallCheck) this.stallCheck = setInterval(() => this.checkHeldInput(), INPUT_STALL_CHECK_MS);
+  }
+
+  private writeBatch(batch: InputBatch<DataClient>): void {
+    for (const part of batch.parts) {
+      if (part.binary) this.writer?.write(Buffer.from(part.data, 'latin1'));
+      // Through the model's input path: marks the input as typed, so the echo is parsed at
+      // once instead of on the model's next timer tick (SPEC §7).
+      else this.term.input(part.data, true);
     }
-    // Through the model's input path: marks the input as typed, so the echo is parsed at
-    // once instead of on the model's next timer tick (SPEC §7).
-    this.term.input(this.queue.takeAll(), true);
     this.frames.expediteNext();
+  }
+
+  /** The PTY took bytes: input waiting in order goes as far as it now fits. */
+  private releaseHeldInput(): void {
+    for (const batch of this.gate.release(this.writerView())) this.writeBatch(batch);
+    if (this.gate.heldBytes === 0) this.stopStallCheck();
+  }
+
+  private checkHeldInput(): void {
+    this.releaseHeldInput();
+    const refused = this.gate.refuseIfStalled(this.writerView());
+    if (refused.length > 0) this.refuseInput(refused);
+    if (this.gate.heldBytes === 0) this.stopStallCheck();
+  }
+
+  private stopStallCheck(): void {
+    if (this.stallCheck) clearInterval(this.stallCheck);
+    this.stallCheck = null;
+  }
+
+  /** Refused whole, and said so to each client whose input it was. */
+  private refuseInput(batches: InputBatch<DataClient>[]): void {
+    this.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
+    for (const owner of new Set(batches.map((b) => b.owner))) owner.conn.send({ t: 'inputRejected', reason: 'queue-full' });
   }
 
   private resize(cols: number, rows: number): void {
@@ -868,6 +926,7 @@ export class Holder {
   }
 
   shutdown(code: number): void {
+    this.stopStallCheck();
     this.frames.dispose();
     if (this.titleTimer) clearTimeout(this.titleTimer);
     for (const c of this.clients) c.conn.close();

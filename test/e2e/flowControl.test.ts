@@ -53,6 +53,40 @@ process.on('SIGUSR1', () => process.stdin.on('data', (d) => fs.appendFileSync(ou
 setInterval(() => {}, 1 << 30);
 `;
 
+/** Reads its input in raw mode at a bounded pace (a pause after every read), writing how many
+ * bytes it has read so far to OUT. */
+const SLOW_READER = `
+import fs from 'node:fs';
+const out = process.argv[2];
+let total = 0;
+process.stdin.setRawMode(true);
+process.stdout.write('SLOW' + '-UP\\r\\n');
+process.stdin.on('data', (d) => {
+  total += d.length;
+  fs.writeFileSync(out, String(total));
+  process.stdin.pause();
+  setTimeout(() => process.stdin.resume(), 5);
+});
+`;
+
+/**
+ * Reads input in raw mode, appending it to OUT.<n> for its n-th start; the first start ends
+ * (exit 1, a crash) after its first read, leaving the rest of the input unread.
+ */
+const ONCE_READER = `
+import fs from 'node:fs';
+const out = process.argv[2];
+let n = 1;
+while (fs.existsSync(out + '.' + n)) n++;
+fs.writeFileSync(out + '.' + n, '');
+process.stdin.setRawMode(true);
+process.stdout.write('ONCE' + '-UP ' + n + '\\r\\n');
+process.stdin.on('data', (d) => {
+  fs.appendFileSync(out + '.' + n, d);
+  if (n === 1) process.exit(1);
+});
+`;
+
 describe('flow control', () => {
   it('a child that stops reading: a paste that cannot be queued whole is refused visibly, and none of it is ever delivered', async () => {
     // The smallest queue the config allows, so the kernel's own PTY buffer plus the queue fill fast.
@@ -92,6 +126,47 @@ describe('flow control', () => {
     expect(delivered[0]).toBe('a');
     expect(delivered.length).toBeLessThan(letters.length);
     expect(isAlive(reader.pid)).toBe(true);
+  });
+
+  it('2 MB typed without bracketed paste (as tmux paste-buffer sends it) reaches a child that reads slower than it arrives, every byte', async () => {
+    t = e2e();
+    fs.writeFileSync(homePath('slow.mjs'), SLOW_READER);
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    a1.write(`'${process.execPath}' slow.mjs counted.txt\r`);
+    await a1.waitForText('SLOW-UP');
+    // Lines of 99 characters and Enter: 2,000,000 bytes, twice the 1 MiB bound, sent at once.
+    const chunk = ('x'.repeat(99) + '\r').repeat(1000);
+    for (let i = 0; i < 20; i++) a1.write(chunk);
+    const counted = () => (fs.existsSync(homePath('counted.txt')) ? Number(fs.readFileSync(homePath('counted.txt'), 'utf8')) : 0);
+    await waitFor(() => {
+      if (a1.screenText().join('\n').includes(REJECTED)) throw new Error(`input refused after ${counted()} bytes`);
+      return counted() >= 2_000_000;
+    }, { what: 'every byte read', timeoutMs: 90_000 });
+    expect(counted()).toBe(2_000_000);
+  });
+
+  it('a child that ends with admitted input unread: "delivery uncertain" is shown and nothing is sent again', async () => {
+    t = e2e();
+    fs.writeFileSync(homePath('once.mjs'), ONCE_READER);
+    const made = await t.run('new', '--name', 'once', '--', process.execPath, homePath('once.mjs'), homePath('got'));
+    expect(made.code, made.stderr).toBe(0);
+    const a1 = t.attach();
+    await a1.waitForText('ONCE-UP 1');
+    // Far more than the PTY holds: most of it is still queued when the first reader ends.
+    paste(a1, 'p'.repeat(400 * 1024));
+    await a1.waitForText('delivery uncertain');
+    // The crash restarts it; what the first one left unread never reaches the second.
+    await a1.waitForText('ONCE-UP 2');
+    const got2 = () => (fs.existsSync(homePath('got.2')) ? fs.readFileSync(homePath('got.2'), 'latin1') : '');
+    await waitFor(() => {
+      if (got2().includes('!')) return true;
+      paste(a1, '!');
+      return false;
+    }, { what: 'the restarted reader reading', intervalMs: 250 });
+    expect(got2()[0]).toBe('!');
+    expect(got2()).not.toContain('p');
+    expect(fs.readFileSync(homePath('got.1'), 'latin1').length).toBeGreaterThan(0);
   });
 
   it('a client stopped while its tab floods: other tabs and clients keep working, and it shows the current surface once continued', async () => {
