@@ -2,6 +2,7 @@
 // bounds and description; validation, help and docs all derive from that list.
 import fs from 'node:fs';
 import path from 'node:path';
+import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 export const CONFIG_FILE_NAME = 'config.json';
 
@@ -245,7 +246,12 @@ export const CONFIG_KEYS = {
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 export type Config = { [K in ConfigKey]: (typeof CONFIG_KEYS)[K] extends KeySpec<infer T> ? T : never };
 
-export type ConfigResult = { ok: true; config: Config } | { ok: false; error: { code: 'config-invalid'; message: string } };
+/** A loaded config, always usable: `problem` is the one notice for a file that was not, naming
+ * where (SPEC §12 as issue 15 has it: bad configuration never stands between a user and the tabs). */
+export interface ConfigResult {
+  config: Config;
+  problem: string | null;
+}
 
 export function defaultConfig(env: NodeJS.ProcessEnv): Config {
   const config: Record<string, unknown> = {};
@@ -253,32 +259,57 @@ export function defaultConfig(env: NodeJS.ProcessEnv): Config {
   return config as Config;
 }
 
-/** Reads `<configDir>/config.json`; a missing file means every default. */
+/** Reads `<configDir>/config.json`; a missing file means every default. A file that cannot be read
+ * or parsed gives every default; a key that is unknown or has a bad value gives that key's
+ * default; either way with one notice naming the file, line and column. */
 export function loadConfig(configDir: string, env: NodeJS.ProcessEnv): ConfigResult {
   const file = path.join(configDir, CONFIG_FILE_NAME);
-  const invalid = (message: string): ConfigResult => ({ ok: false, error: { code: 'config-invalid', message } });
+  const defaults = (problem: string): ConfigResult => ({ config: defaultConfig(env), problem: `${problem}; using the defaults.` });
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { ok: true, config: defaultConfig(env) };
-    return invalid(`${file} could not be read (${code ?? 'unknown error'}).`);
+    if (code === 'ENOENT') return { config: defaultConfig(env), problem: null };
+    return defaults(`${file} could not be read (${code ?? 'unknown error'})`);
   }
-  let raw: unknown;
-  try {
-    // Editors on some platforms save a byte-order mark, which JSON.parse rejects.
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch {
-    return invalid(`${file} is not valid JSON.`);
+  // Editors on some platforms save a byte-order mark, which JSON does not allow.
+  text = text.replace(/^\uFEFF/, '');
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  if (errors.length > 0 || root === undefined) {
+    const first = errors[0];
+    const where = first ? at(text, first.offset) : '1:1';
+    const what = first ? printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'empty';
+    return defaults(`${file}:${where}: not valid JSON (${what})`);
   }
-  if (!isPlainObject(raw)) return invalid(`${file} must hold a JSON object of settings.`);
+  if (root.type !== 'object') return defaults(`${file}:${at(text, root.offset)}: must hold a JSON object of settings`);
   const config = defaultConfig(env) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(raw)) {
-    if (!Object.hasOwn(CONFIG_KEYS, key)) return invalid(`${file}: "${key}" is not a config key.`);
-    const parsed = (CONFIG_KEYS[key as ConfigKey] as KeySpec<unknown>).parse(value, key);
-    if (!parsed.ok) return invalid(`${file}: "${parsed.at}" ${parsed.problem}.`);
+  const problems: string[] = [];
+  for (const property of root.children ?? []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    if (keyNode === undefined || valueNode === undefined) continue;
+    const key = String(keyNode.value);
+    if (!Object.hasOwn(CONFIG_KEYS, key)) {
+      problems.push(`${file}:${at(text, keyNode.offset)}: "${key}" is not a config key`);
+      continue;
+    }
+    const parsed = (CONFIG_KEYS[key as ConfigKey] as KeySpec<unknown>).parse(getNodeValue(valueNode), key);
+    if (!parsed.ok) {
+      problems.push(`${file}:${at(text, valueNode.offset)}: "${parsed.at}" ${parsed.problem}`);
+      config[key] = defaultConfig(env)[key as ConfigKey];
+      continue;
+    }
     config[key] = parsed.value;
   }
-  return { ok: true, config: config as Config };
+  if (problems.length === 0) return { config: config as Config, problem: null };
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  return { config: config as Config, problem: `${problems[0]}${more}; using the default for it.` };
+}
+
+/** "line:column", both from 1, of an offset into `text`. */
+function at(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `${line}:${offset - before.lastIndexOf('\n')}`;
 }

@@ -19,24 +19,27 @@ const env = { SHELL: '/bin/zsh' };
 function load(content: unknown, e: NodeJS.ProcessEnv = env): Config {
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   const result = loadConfig(dir, e);
-  if (!result.ok) throw new Error(result.error.message);
+  if (result.problem !== null) throw new Error(result.problem);
   return result.config;
 }
 
+/** The notice for `content`, which must name file:line:column and what stands in; returned as
+ * "<file>: <what is wrong>." for the checks of what is wrong. */
 function errorFor(content: unknown): string {
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   const result = loadConfig(dir, env);
-  if (result.ok) throw new Error(`accepted ${JSON.stringify(content)}`);
-  expect(result.error.code).toBe('config-invalid');
+  if (result.problem === null) throw new Error(`accepted ${JSON.stringify(content)}`);
   // One sentence.
-  expect(result.error.message).toMatch(/^[^\n]+\.$/);
-  return result.error.message;
+  expect(result.problem).toMatch(/^[^\n]+\.$/);
+  const m = /^(.*?):(\d+):(\d+): (.*); using the (?:defaults|default for it)\.$/.exec(result.problem);
+  expect(m, result.problem).not.toBeNull();
+  return `${m![1]}: ${m![4]}.`;
 }
 
 describe('loadConfig', () => {
   it('uses every default when there is no file', () => {
     const result = loadConfig(dir, env);
-    expect(result).toEqual({ ok: true, config: defaultConfig(env) });
+    expect(result).toEqual({ config: defaultConfig(env), problem: null });
     const config = (result as { config: Config }).config;
     expect(config.tabCommand).toEqual(['/bin/zsh']);
     expect(config.tabsMax).toBe(20);
@@ -73,17 +76,32 @@ describe('loadConfig', () => {
     expect(load({})).toEqual(defaultConfig(env));
   });
 
-  it('names the file when it is not JSON or not an object', () => {
-    expect(errorFor('{"tabsMax": 5,}')).toBe(`${file} is not valid JSON.`);
-    expect(errorFor('')).toBe(`${file} is not valid JSON.`);
-    expect(errorFor('[1]')).toBe(`${file} must hold a JSON object of settings.`);
-    expect(errorFor('null')).toBe(`${file} must hold a JSON object of settings.`);
+  it('a file that is not JSON or not an object: every default, and where it went wrong', () => {
+    const notice = (content: string) => {
+      fs.writeFileSync(file, content);
+      const result = loadConfig(dir, env);
+      expect(result.config).toEqual(defaultConfig(env));
+      return result.problem;
+    };
+    expect(notice('{"tabsMax": 5,}')).toBe(`${file}:1:15: not valid JSON (property name expected); using the defaults.`);
+    expect(notice('{\n  "tabsMax": 5\n  "tabCommand": "sh"\n}')).toBe(`${file}:3:3: not valid JSON (comma expected); using the defaults.`);
+    expect(notice('')).toMatch(new RegExp(`^${file}:1:1: not valid JSON \\(.+\\); using the defaults\\.$`));
+    expect(notice('{"a": 1} // note')).toMatch(/:1:10: not valid JSON \(invalid comment token\)/);
+    expect(notice('[1]')).toBe(`${file}:1:1: must hold a JSON object of settings; using the defaults.`);
+    expect(notice('null')).toBe(`${file}:1:1: must hold a JSON object of settings; using the defaults.`);
   });
 
-  it('names the file when it cannot be read', () => {
+  it('a file that cannot be read: every default, and why', () => {
     fs.mkdirSync(file);
     const result = loadConfig(dir, env);
-    expect(result).toEqual({ ok: false, error: { code: 'config-invalid', message: `${file} could not be read (EISDIR).` } });
+    expect(result).toEqual({ config: defaultConfig(env), problem: `${file} could not be read (EISDIR); using the defaults.` });
+  });
+
+  it('a bad key or value: that key\'s default, the others kept, one notice at the first problem', () => {
+    fs.writeFileSync(file, '{\n  "tabsMax": 5,\n  "tabMax": 5,\n  "scrollbackLines": -1\n}');
+    const result = loadConfig(dir, env);
+    expect(result.config).toEqual({ ...defaultConfig(env), tabsMax: 5 });
+    expect(result.problem).toBe(`${file}:3:3: "tabMax" is not a config key (and 1 more); using the default for it.`);
   });
 
   it('names an unknown key', () => {

@@ -92,6 +92,8 @@ export interface ClientOptions {
   paths: Paths;
   profile: string;
   config: Config;
+  /** Why config.json was not used as written (the defaults stand in): shown once as a notice. */
+  configProblem?: string | null;
   /** The user's environment, captured before a1 changed anything, for new tabs' children. */
   env: NodeJS.ProcessEnv;
   umask: number;
@@ -186,6 +188,7 @@ class AttachClient {
     const loaded = loadKeymap(opts.paths.keybindingsFile);
     this.keymap = loaded.keymap;
     if (loaded.problem) this.addNotice(loaded.problem);
+    if (opts.configProblem) this.addNotice(opts.configProblem);
   }
 
   async run(): Promise<number> {

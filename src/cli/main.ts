@@ -24,10 +24,12 @@ function setup(argv: Common): { paths: Paths; profile: string } {
   return { paths, profile: paths.profile };
 }
 
-function config(paths: Paths): Config {
+/** The profile's config; a broken file never stops a command (issue 15): its one notice goes to
+ * stderr, or with `interactive` it is left for the client to show. */
+function config(paths: Paths, opts: { interactive?: boolean } = {}): { config: Config; problem: string | null } {
   const loaded = loadConfig(paths.configDir, process.env);
-  if (!loaded.ok) throw new UserError(loaded.error.message);
-  return loaded.config;
+  if (loaded.problem && !opts.interactive) process.stderr.write(`a1: ${loaded.problem}\n`);
+  return loaded;
 }
 
 class UserError extends Error {}
@@ -51,10 +53,10 @@ async function cmdAttach(argv: Common, openSession?: { sessionId: string; agent:
   const umask = process.umask(0o077);
   const { paths, profile } = setup(argv);
   ensureDirs(paths);
-  const cfg = config(paths);
+  const cfg = config(paths, { interactive: true });
   process.env.FORCE_COLOR = '3';
   const { runClient } = await import('../app/client.js');
-  return runClient({ paths, profile, config: cfg, env, umask, openSession });
+  return runClient({ paths, profile, config: cfg.config, configProblem: cfg.problem, env, umask, openSession });
 }
 
 /** `a1 --session <id|path> [--session-dir DIR]`: every misuse fails before anything starts. */

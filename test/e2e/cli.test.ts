@@ -294,3 +294,22 @@ describe('host stop', () => {
     expect((await jsonListing(t)).server).toBeNull();
   });
 });
+
+describe('a broken config.json', () => {
+  it('never stands between a user and running tabs: a1 new and a1 go on with the defaults, one notice naming file, line and column', async () => {
+    t = e2e();
+    const made = await t.run('new', '--name', 'first');
+    expect(made.code, made.stderr).toBe(0);
+    const file = path.join(t.home.dir, 'config', 'config.json');
+    // The user's edit went wrong while tabs run: a missing comma on line 3.
+    fs.writeFileSync(file, '{\n  "tabsMax": 5\n  "scrollbackLines": 100\n}\n');
+    const second = await t.run('new', '--name', 'second');
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toBe(`a1: ${file}:3:3: not valid JSON (comma expected); using the defaults.\n`);
+    expect((await listing(t)).tabs.map((x) => x.name).sort()).toEqual(['first', 'second']);
+    const a1 = t.attach();
+    await a1.waitForText(`${path.basename(file)}:3:3: not valid JSON`);
+    await a1.waitForText(PROMPT_SEEN);
+    await detach(a1);
+  });
+});
