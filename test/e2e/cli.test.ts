@@ -313,3 +313,35 @@ describe('a broken config.json', () => {
     await detach(a1);
   });
 });
+
+describe('profiles', () => {
+  it('two profiles at once: separate servers, registries and tab lists; stopping one leaves the other', async () => {
+    t = e2e();
+    const run = (profile: string, ...args: string[]) => t!.run(...args, '--profile', profile);
+    const list = async (profile: string): Promise<Listing> => {
+      const r = await run(profile, 'tabs', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Listing;
+    };
+    for (const [profile, name] of [['work', 'in-work'], ['play', 'in-play']]) {
+      const made = await run(profile, 'new', '--name', name);
+      expect(made.code, made.stderr).toBe(0);
+    }
+    const [work, play] = [await list('work'), await list('play')];
+    expect(work.tabs.map((x) => x.name)).toEqual(['in-work']);
+    expect(play.tabs.map((x) => x.name)).toEqual(['in-play']);
+    expect(work.server!.pid).not.toBe(play.server!.pid);
+    expect(isAlive(work.server!.pid) && isAlive(play.server!.pid)).toBe(true);
+    const registries = ['work', 'play'].map((p) => path.join(t!.home.dir, 'state', p, 'registry.db'));
+    for (const file of registries) expect(fs.existsSync(file), file).toBe(true);
+
+    const stopped = await run('work', 'tabs', 'host', 'stop');
+    expect(stopped.code, stopped.stderr).toBe(0);
+    await waitFor(() => !isAlive(work.server!.pid), { what: 'the work server gone' });
+    const after = await list('play');
+    expect(after.server?.pid).toBe(play.server!.pid);
+    expect(after.tabs.map((x) => [x.name, x.status])).toEqual([['in-play', 'running']]);
+    expect(isAlive(play.tabs[0].childPid!)).toBe(true);
+    expect((await list('work')).server).toBeNull();
+  });
+});

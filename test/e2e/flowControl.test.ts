@@ -39,6 +39,16 @@ function paste(a1: PtyDriver, text: string): void {
   a1.write(`\x1b[200~${text}\x1b[201~`);
 }
 
+/** Pastes a "!" marker every 250 ms until `arrived` holds: since input is never reordered, every
+ * paste admitted before it reached the child first. */
+function pasteMarkerUntil(a1: PtyDriver, arrived: () => boolean, what: string): Promise<unknown> {
+  return waitFor(() => {
+    if (arrived()) return true;
+    paste(a1, '!');
+    return false;
+  }, { what, intervalMs: 250 });
+}
+
 /**
  * A child that stops reading: it puts its terminal in raw mode, says so, and reads nothing until
  * SIGUSR1; from then on it appends every byte it reads to OUT, so the test sees exactly what
@@ -111,11 +121,7 @@ describe('flow control', () => {
     const got = () => (fs.existsSync(homePath('got.bin')) ? fs.readFileSync(homePath('got.bin'), 'latin1') : '');
     // Admission works again once the child reads: a marker pasted until one arrives, and since
     // input is never reordered, every admitted paste arrived before it.
-    await waitFor(() => {
-      if (got().endsWith('!')) return true;
-      paste(a1, '!');
-      return false;
-    }, { what: 'a paste after the child read again', intervalMs: 250 });
+    await pasteMarkerUntil(a1, () => got().endsWith('!'), 'a paste after the child read again');
 
     // What reached the child is whole pastes, in the order sent; a refused paste left no byte.
     const runs = [...got().matchAll(/(.)\1*/g)].map((m) => ({ letter: m[1], length: m[0].length }));
@@ -159,11 +165,7 @@ describe('flow control', () => {
     // The crash restarts it; what the first one left unread never reaches the second.
     await a1.waitForText('ONCE-UP 2');
     const got2 = () => (fs.existsSync(homePath('got.2')) ? fs.readFileSync(homePath('got.2'), 'latin1') : '');
-    await waitFor(() => {
-      if (got2().includes('!')) return true;
-      paste(a1, '!');
-      return false;
-    }, { what: 'the restarted reader reading', intervalMs: 250 });
+    await pasteMarkerUntil(a1, () => got2().includes('!'), 'the restarted reader reading');
     expect(got2()[0]).toBe('!');
     expect(got2()).not.toContain('p');
     expect(fs.readFileSync(homePath('got.1'), 'latin1').length).toBeGreaterThan(0);
