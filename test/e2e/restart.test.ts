@@ -225,3 +225,30 @@ describe('child restart', () => {
     expect(listedTab(await listing(t), id)).toMatchObject({ status: 'running', childPid: again });
   });
 });
+
+describe('crash mid-stream', () => {
+  it('kill -9 of a child while it prints: its recovery file holds the streamed text up to its last line', async () => {
+    t = e2e();
+    const count = `${t.home.dir}/count`;
+    const script = `i=0; while :; do i=$((i+1)); echo stream-$i; echo $i > '${count}'; done`;
+    const made = await t.run('new', '--name', 'stream', '--', '/bin/sh', '-c', script);
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.stdout.trim();
+    const printed = () => Number(fs.existsSync(count) ? fs.readFileSync(count, 'utf8').trim() || 0 : 0);
+    await waitFor(() => printed() >= 500, { what: 'the stream well under way' });
+    // Every line counted before the kill was written to the PTY before it was counted.
+    const atLeast = printed();
+    await killChild(id);
+    const file = await oneRecoveryFile(id);
+    expect(fs.statSync(file).mode & 0o777).toBe(OWNER_ONLY);
+    const numbers = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line) => /^stream-(\d+)$/.exec(line)?.slice(1) ?? [])
+      .map(Number);
+    expect(numbers.length).toBeGreaterThan(10);
+    // Consecutive (nothing lost in the middle) and up to the last line printed before the kill.
+    expect(numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1), JSON.stringify(numbers.slice(-5))).toBe(true);
+    expect(numbers[numbers.length - 1]).toBeGreaterThanOrEqual(atLeast);
+  });
+});
