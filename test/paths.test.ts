@@ -250,6 +250,7 @@ describe('ensurePrivateDir', () => {
     expectUnsafe(() => ensurePrivateDir(dir), dir);
   });
 
+  // Files of another owner can only be made by root (chown); run as root in CI, skipped elsewhere.
   it.skipIf(!isRoot)('refuses a directory owned by another user', () => {
     const p = resolvePaths({ env: { A1_HOME: tmp } });
     fs.mkdirSync(p.stateDir, { recursive: true, mode: 0o700 });

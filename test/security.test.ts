@@ -90,6 +90,7 @@ describe('credential files', () => {
     expect(error.message).toContain('symbolic link');
   });
 
+  // Files of another owner can only be made by root (chown); run as root in CI, skipped elsewhere.
   it.skipIf(!isRoot)('refuses a credential owned by another user', () => {
     const file = path.join(tmp, 'secret');
     loadOrCreateSecret(file);

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ServerClient } from '../../src/serverClient.js';
+import type { ListingEntry } from '../../src/protocol/messages.js';
 import { resolvePaths } from '../../src/paths.js';
 import { makeHome, type TestHome } from '../helpers/home.js';
 import { PtyDriver, a1Argv } from '../helpers/pty.js';
@@ -55,15 +56,7 @@ export function e2e(config: object = {}): E2E {
 /** `a1 tabs --json` as SPEC §15 "Listing" documents it. */
 export interface Listing {
   server: { pid: number; epoch: number } | null;
-  tabs: {
-    id: string;
-    name: string;
-    status: string;
-    cwd: string;
-    holderPid: number | null;
-    childPid: number | null;
-    agent?: { kind: string; state: string | null; sessionId: string | null } | null;
-  }[];
+  tabs: ListingEntry[];
 }
 
 /** Runs `a1 tabs --json`; a failure is thrown with what the command printed. */
