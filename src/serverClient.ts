@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { connectUnix, type Connection } from './protocol/connection.js';
 import { connectHandshake } from './protocol/handshake.js';
 import { controlSchema, type ReplyError } from './protocol/messages.js';
+import { PeerMethods } from './protocol/methods.js';
 import { readClientToken } from './security.js';
 import type { Paths } from './paths.js';
 
@@ -32,6 +33,8 @@ export class ServerClient {
     readonly conn: Connection,
     /** True when this call started the server (not when another process won the start race). */
     readonly started: boolean,
+    /** What the server said it offers in its handshake. */
+    private readonly methods: PeerMethods,
   ) {
     conn.onMessage((msg) => {
       const m = msg as { t: string; id?: number; ok?: boolean; result?: unknown; error?: ReplyError };
@@ -62,8 +65,8 @@ export class ServerClient {
     let blocked: ServerError | null = null;
     for (;;) {
       try {
-        const conn = await tryConnect(paths);
-        return new ServerClient(conn, started);
+        const { conn, methods } = await tryConnect(paths);
+        return new ServerClient(conn, started, methods);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'unresponsive' && opts.start && !replaced) {
@@ -101,7 +104,14 @@ export class ServerClient {
     }
   }
 
+  /** Whether the server serves `op`: an older server may lack an op this client knows. */
+  serves(op: string): boolean {
+    return this.methods.serves(op);
+  }
+
+  /** Sends `op`; one the server lacks is refused here, in one sentence, and nothing is sent. */
   request<T = unknown>(op: string, args: object = {}): Promise<T> {
+    if (!this.serves(op)) return Promise.reject(unsupported(op));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
@@ -131,15 +141,25 @@ function reportReplaced(pid: number): void {
   process.stderr.write(`a1: the a1 server (pid ${pid}) was not responding; it was stopped and is being replaced.\n`);
 }
 
-async function tryConnect(paths: Paths): Promise<Connection> {
+/** SPEC §6: a method the server lacks disables only that operation, and the user is told why. */
+export function unsupported(op: string): ServerError {
+  return new ServerError(
+    'unsupported',
+    `This a1 server is an older version without "${op}"; all else works, and "a1 tabs host stop" upgrades it.`,
+  );
+}
+
+async function tryConnect(paths: Paths): Promise<{ conn: Connection; methods: PeerMethods }> {
   const token = readClientToken(paths.clientTokenFile);
   const conn = await connectUnix(paths.serverSock, controlSchema, HANDSHAKE_TIMEOUT_MS);
   if (!token) {
     conn.close();
     throw Object.assign(new Error('no client token'), { code: 'no-token' });
   }
+  let methods: PeerMethods;
   try {
-    await connectHandshake(conn, { role: 'client', key: token, methods: ['topology', 'tickets'], timeoutMs: HANDSHAKE_TIMEOUT_MS });
+    const peer = await connectHandshake(conn, { role: 'client', key: token, methods: ['topology', 'tickets'], timeoutMs: HANDSHAKE_TIMEOUT_MS });
+    methods = new PeerMethods(peer.peerMethods);
   } catch (err) {
     conn.close();
     const code = (err as { code?: string }).code;
@@ -148,7 +168,7 @@ async function tryConnect(paths: Paths): Promise<Connection> {
     }
     throw new ServerError('unresponsive', 'The a1 server did not complete the handshake.');
   }
-  return conn;
+  return { conn, methods };
 }
 
 /** A server started from inside a tab (`a1 new` there) must not carry that tab's marker: closing

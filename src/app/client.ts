@@ -1,6 +1,6 @@
 // The attach client (SPEC §8): one writer owns stdout; surface patches from the viewed tab's
 // holder and the Ink layer are composited into cells, and only changed cells are written.
-import { ServerClient, ServerError } from '../serverClient.js';
+import { ServerClient, ServerError, unsupported } from '../serverClient.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import type { TabInfo, HolderState } from '../protocol/messages.js';
@@ -798,6 +798,8 @@ class AttachClient {
   private startRenaming(tabId: string | null): void {
     const tab = this.tabs.find((t) => t.id === tabId);
     if (!tab) return;
+    // No editor for a name the server cannot take.
+    if (!this.server.serves('rename')) return this.addNotice(unsupported('rename').message);
     this.rename = startRename(tab.id, tab.name);
     this.renderUi();
   }
@@ -974,6 +976,7 @@ class AttachClient {
     const view = this.view;
     const surface = this.lastSurface;
     if (this.copy || !view || !surface) return;
+    if (!view.offers('history')) return this.addNotice("This tab's holder is an older version without scrollback; closing and reopening the tab upgrades it.");
     const session: CopySession = { view, state: null, early: [] };
     this.copy = session;
     this.compositor.freezeSurface();

@@ -2,6 +2,7 @@
 // patches in, input and resize out, admitted by a server-issued ticket.
 import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
+import { PeerMethods } from '../protocol/methods.js';
 import { dataSchema, type HolderState, type HistoryPageMsg, type SearchResultMsg } from '../protocol/messages.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
@@ -44,6 +45,8 @@ export class HolderView {
     private readonly conn: Connection,
     readonly tabId: string,
     private readonly clientId: string,
+    /** What the holder said it offers in its handshake. */
+    private readonly methods: PeerMethods,
     on: HolderViewEvents,
   ) {
     conn.onMessage((msg) => {
@@ -90,19 +93,21 @@ export class HolderView {
     on: HolderViewEvents,
   ): Promise<HolderView> {
     const conn = await connectUnix(opts.socketPath, dataSchema, DATA_CONNECT_TIMEOUT_MS);
+    let methods: PeerMethods;
     try {
-      await connectHandshake(conn, {
+      const peer = await connectHandshake(conn, {
         role: 'data',
         key: Buffer.from(opts.proofKey, 'base64'),
         methods: ['surface', 'input', 'resize', 'history'],
         extra: { ticket: opts.ticket },
         timeoutMs: DATA_CONNECT_TIMEOUT_MS,
       });
+      methods = new PeerMethods(peer.peerMethods);
     } catch (err) {
       conn.close();
       throw err;
     }
-    const view = new HolderView(conn, opts.tabId, opts.clientId, on);
+    const view = new HolderView(conn, opts.tabId, opts.clientId, methods, on);
     conn.send({ t: 'attach', cols: opts.cols, rows: opts.rows });
     return view;
   }
@@ -126,6 +131,11 @@ export class HolderView {
 
   resize(cols: number, rows: number): void {
     this.conn.send({ t: 'resize', rev: this.controller.rev, cols, rows });
+  }
+
+  /** Whether the holder offers `method` (an older holder may lack one this client knows). */
+  offers(method: string): boolean {
+    return this.methods.has(method);
   }
 
   /** Lines `from .. from + count - 1` of the tab's history (copy mode; read-only, any client). */

@@ -691,6 +691,11 @@ export class Holder {
   private addClient(conn: Connection, clientId: string): void {
     const client: DataClient = { conn, clientId, attached: false, sentRows: null, sentMeta: '', behind: false };
     this.clients.add(client);
+    // A newer client's message this holder lacks is dropped; the view goes on (SPEC §6).
+    const offSkipped = conn.onSkipped(() => {
+      offSkipped();
+      this.log.warn('client-message-skipped');
+    });
     conn.onClose(() => {
       this.clients.delete(client);
       this.onViewersChanged();

@@ -29,6 +29,7 @@ export class Connection {
   readonly #messageListeners = new Set<(msg: Message) => void>();
   readonly #closeListeners = new Set<CloseListener>();
   readonly #drainListeners = new Set<() => void>();
+  readonly #skipListeners = new Set<() => void>();
   /** Messages not yet delivered: they wait here (with reading paused) while nobody listens. */
   #inbox: Message[] = [];
   #delivering = false;
@@ -100,6 +101,18 @@ export class Connection {
     };
   }
 
+  /**
+   * Called for each frame of a type this side does not know: it was dropped and the connection
+   * goes on (SPEC §6: what the peer has and this side lacks disables only that operation). The
+   * type's name is the peer's text and is not passed on.
+   */
+  onSkipped(fn: () => void): () => void {
+    this.#skipListeners.add(fn);
+    return () => {
+      this.#skipListeners.delete(fn);
+    };
+  }
+
   /** Called whenever the socket's write buffer has emptied after filling up. */
   onDrain(fn: () => void): () => void {
     this.#drainListeners.add(fn);
@@ -123,11 +136,14 @@ export class Connection {
   #onData(chunk: Buffer): void {
     if (this.closed) return;
     let error: ProtocolError | undefined;
+    let skipped = 0;
     for (const result of this.#decoder.push(chunk)) {
       if (result.ok) this.#inbox.push(result.msg);
+      else if (result.skipped) skipped++;
       else error = result.error;
     }
     this.#deliver();
+    for (let i = 0; i < skipped && !this.closed; i++) for (const fn of [...this.#skipListeners]) fn();
     if (error) this.#abort(error);
   }
 
@@ -175,6 +191,7 @@ export class Connection {
     const listeners = [...this.#closeListeners];
     this.#closeListeners.clear();
     this.#drainListeners.clear();
+    this.#skipListeners.clear();
     this.#messageListeners.clear();
     for (const fn of listeners) fn(reason);
   }

@@ -30,7 +30,12 @@ export function encodeFrame(msg: object, maxFrameBytes: number = MAX_FRAME_BYTES
   return frame;
 }
 
-export type DecodeResult = { ok: true; msg: Message } | { ok: false; error: ProtocolError };
+/**
+ * A frame of a type this side does not know is `skipped`: its length delimits it, so it is
+ * dropped whole and decoding goes on (a newer peer's optional message disables only that
+ * operation, SPEC §6). Every other error ends the stream.
+ */
+export type DecodeResult = { ok: true; msg: Message } | { ok: false; error: ProtocolError; skipped?: true };
 
 export interface FrameDecoderOptions {
   maxFrameBytes?: number;
@@ -77,7 +82,7 @@ export class FrameDecoder {
       const body = this.#take(this.#bodyBytes);
       this.#bodyBytes = -1;
       const result = decodeBody(this.#schema, body);
-      if (!result.ok) {
+      if (!result.ok && !result.skipped) {
         results.push(this.#poison(result.error));
         break;
       }
@@ -128,5 +133,6 @@ function decodeBody(schema: Schema, body: Buffer): DecodeResult {
     return { ok: false, error: new ProtocolError('malformed', 'A frame is not valid MessagePack.') };
   }
   const checked = validateMessage(schema, value);
-  return checked instanceof ProtocolError ? { ok: false, error: checked } : { ok: true, msg: checked };
+  if (!(checked instanceof ProtocolError)) return { ok: true, msg: checked };
+  return checked.code === 'unknown-type' ? { ok: false, error: checked, skipped: true } : { ok: false, error: checked };
 }

@@ -187,6 +187,7 @@ function runHandshake<T>(
       settled = true;
       clearTimeout(timer);
       offMessage();
+      offSkipped();
       offClose();
     };
     const end = (error: ProtocolError, tellPeer: boolean): void => {
@@ -211,6 +212,8 @@ function runHandshake<T>(
       if (msg.t === 'reject') end(rejectedByPeer(msg as RejectMessage), false);
       else handle(msg);
     });
+    // Before the handshake ends both sides speak only its messages: anything else is a broken peer.
+    const offSkipped = conn.onSkipped(() => step.fail(new ProtocolError('handshake', 'The peer sent a message of an unknown type during the handshake.')));
     const offClose = conn.onClose((reason) => {
       if (settled) return;
       const error =

@@ -88,6 +88,7 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     rebooted,
     testBindDelayMs: Number(process.env.A1_TEST_BIND_DELAY_MS) || undefined,
     testUnresponsiveMs: Number(process.env.A1_TEST_UNRESPONSIVE_MS) || undefined,
+    testLacksOps: process.env.A1_TEST_SERVER_LACKS?.split(',').filter(Boolean),
     diag: () => ({ counters: countersOf(log.counts()) }),
     onExit: (code) => {
       log.info('exit', { code });

@@ -8,6 +8,7 @@ import net from 'node:net';
 import fs from 'node:fs';
 import { Connection } from '../protocol/connection.js';
 import { acceptHandshake } from '../protocol/handshake.js';
+import { controlMethods } from '../protocol/methods.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { controlSchema, type TabInfo, type ReplyError } from '../protocol/messages.js';
 import type { Registry, HistoryEntry } from '../store/registry.js';
@@ -84,6 +85,9 @@ export interface ServerDeps {
   /** Test-only (A1_TEST_UNRESPONSIVE_MS): the missed-heartbeat window instead of 30 s; the
    * unresponsive restart then follows after four such windows. */
   testUnresponsiveMs?: number;
+  /** Test-only (A1_TEST_SERVER_LACKS): control ops this server leaves out, as an older server
+   * without them would (SPEC §6: a method the peer lacks disables only that operation). */
+  testLacksOps?: readonly string[];
   /** This process's diagnostics for host status: counters since it started (src/diag). */
   diag?: () => { counters: Counters };
 }
@@ -117,6 +121,7 @@ export class Server {
   private readonly startedAt = Date.now();
 
   constructor(private readonly d: ServerDeps) {
+    for (const op of d.testLacksOps ?? []) delete this.ops[op];
     this.agents = new AgentStarts(d.config, d.registry);
     this.io = new HolderIO({
       ...d,
@@ -401,7 +406,7 @@ export class Server {
     const conn = new Connection(socket, controlSchema);
     acceptHandshake(conn, {
       role: 'server',
-      methods: ['topology', 'tickets', 'host'],
+      methods: controlMethods(['topology', 'tickets', 'host'], Object.keys(this.ops)),
       keyFor: (auth) => (auth.role === 'client' ? this.d.clientToken : new ProtocolError('auth', 'Unknown role.')),
     }).then(
       () => this.addClient(conn),
@@ -415,6 +420,11 @@ export class Server {
   private addClient(conn: Connection): void {
     const session: ClientSession = { id: '', coreId: null, conn, behind: false };
     this.clients.set(conn, session);
+    // A newer client's message this server lacks is dropped; the connection goes on (SPEC §6).
+    const offSkipped = conn.onSkipped(() => {
+      offSkipped();
+      this.d.log.warn('client-message-skipped', {});
+    });
     conn.onClose(() => {
       this.clients.delete(conn);
       for (const [reqId, open] of this.requests) if (open.session === session) this.requests.delete(reqId);

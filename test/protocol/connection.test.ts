@@ -113,9 +113,25 @@ describe('Connection', () => {
     expect(got.map((m) => m.n)).toEqual([1]);
   });
 
+  it('drops a message of an unknown type, tells onSkipped, and keeps the connection', async () => {
+    const { socketPath, acceptedAt } = await server();
+    const raw = await lab.rawConnect(socketPath);
+    const srv = await acceptedAt(0);
+    const got = collect(srv);
+    let skipped = 0;
+    srv.onSkipped(() => skipped++);
+    raw.write(Buffer.concat([encodeFrame({ t: 'ping', n: 1 }), encodeFrame({ t: 'future', n: 'anything' }), encodeFrame({ t: 'ping', n: 2 })]));
+    await waitFor(() => got.length === 2, { what: 'both pings' });
+    expect(got.map((m) => m.n)).toEqual([1, 2]);
+    expect(skipped).toBe(1);
+    expect(srv.closed).toBe(false);
+    srv.send({ t: 'ping', n: 3 });
+    const [echo] = await once(raw, 'data');
+    expect((echo as Buffer).length).toBeGreaterThan(4);
+  });
+
   it.each([
     ['malformed', Buffer.from([0, 0, 0, 1, 0x81])],
-    ['unknown-type', encodeFrame({ t: 'nope' })],
     ['not-object', encodeFrame([1, 2])],
   ])('closes with %s on such a frame', async (code, bytes) => {
     const { socketPath, acceptedAt } = await server();

@@ -50,7 +50,9 @@ function expectWellFormed(results: DecodeResult[]): void {
     if (r.ok) return;
     expect(r.error).toBeInstanceOf(ProtocolError);
     expect(PROTOCOL_ERROR_CODES).toContain(r.error.code);
-    expect(index).toBe(results.length - 1);
+    // Only a frame of an unknown type is skipped; any other error ends the stream.
+    if (r.skipped) expect(r.error.code).toBe('unknown-type');
+    else expect(index).toBe(results.length - 1);
   });
 }
 
@@ -155,6 +157,15 @@ describe('encodeFrame / FrameDecoder', () => {
     const results = decoder.push(Buffer.concat([encodeFrame({ t: 'ping', n: 1 }), bad, encodeFrame({ t: 'ping', n: 2 })]));
     expect(results.map((r) => (r.ok ? r.msg.t : r.error.code))).toEqual(['ping', 'malformed']);
     expect(decoder.push(encodeFrame({ t: 'ping', n: 3 }))).toEqual([]);
+  });
+
+  it('skips a frame of an unknown type whole and goes on decoding (SPEC §6: a newer peer\'s message disables only its operation)', () => {
+    const results = decodeAll([
+      Buffer.concat([encodeFrame({ t: 'ping', n: 1 }), rawFrame(rawPackr.pack({ t: 'future', x: [1, 2, 3], y: 'text' })), encodeFrame({ t: 'ping', n: 2 })]),
+      rawFrame(rawPackr.pack({ t: '__proto__' })),
+      encodeFrame({ t: 'ping', n: 3 }),
+    ]);
+    expect(results.map((r) => (r.ok ? r.msg.n : r.skipped ? 'skipped' : r.error.code))).toEqual([1, 'skipped', 2, 'skipped', 3]);
   });
 
   it('classifies bad bodies', () => {

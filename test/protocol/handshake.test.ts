@@ -11,6 +11,7 @@ import {
   type AuthMessage,
   type ConnectOptions,
 } from '../../src/protocol/handshake.js';
+import { encodeFrame } from '../../src/protocol/frame.js';
 import { defineSchema, type Message } from '../../src/protocol/schema.js';
 import { waitFor } from '../helpers/wait.js';
 import { PATIENT_TIMEOUT_MS, socketLab, type SocketLab } from './sockets.js';
@@ -240,6 +241,13 @@ describe('handshake', () => {
     const server = await acceptor();
     const client = await rawClient(server.socketPath);
     client.conn.send({ t: 'ping', n: 1 });
+    expect(await codeOf(server.resultAt(0))).toBe('handshake');
+  });
+
+  it('refuses a message of an unknown type before the handshake completes, though one after it is only skipped', async () => {
+    const server = await acceptor();
+    const client = await lab.rawConnect(server.socketPath);
+    client.write(encodeFrame({ t: 'future', n: 1 }));
     expect(await codeOf(server.resultAt(0))).toBe('handshake');
   });
 
