@@ -233,6 +233,10 @@ export class Holder {
   }
 
   async start(): Promise<{ pid: number; childPid: number | null }> {
+    // Test-only (A1_TEST_HOLDER_LISTEN_DELAY_MS in the tab's environment): the holder runs this
+    // long before its socket answers, so a test can kill its server inside that window.
+    const listenDelayMs = Number(this.init.env.A1_TEST_HOLDER_LISTEN_DELAY_MS) || 0;
+    if (listenDelayMs > 0) await delay(listenDelayMs);
     await this.listen();
     await this.bridge.listen();
     // Test-only (A1_TEST_PTY_HANG_MS in the tab's environment): PTY creation hangs this long, so

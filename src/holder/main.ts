@@ -14,6 +14,9 @@ const MAX_INIT_BYTES = 1024 * 1024;
 export async function holderMain(): Promise<void> {
   process.umask(0o077);
   const pipe = new net.Socket({ fd: 3, readable: true, writable: true });
+  pipe.on('error', () => {
+    // The server that spawned this holder died before the ready line: a replacement adopts it.
+  });
   const init = await readInit(pipe);
   const log = createLogger(init.logDir, `holder-${init.tabId}`);
   const diag = { role: log.role, incarnation: init.holderInc, crashDir: crashDirBesideLogs(init.logDir), log };

@@ -12,7 +12,7 @@ import { errorCode } from '../log.js';
 import type { Registry } from '../store/registry.js';
 import { deriveKey } from '../security.js';
 import { isSameProcess, procStartTime, procEnvironHas } from '../proc.js';
-import { spawnHolder, connectHolder, firstState } from './holderLink.js';
+import { spawnHolder, connectHolder, firstState, HOLDER_START_DEADLINE_MS } from './holderLink.js';
 import { planRetirement, sessionMembers, type ProcessRef, type RetireReason, type RetirementPlan, type SessionClaim, type TabClaims } from '../lifecycle/retirement.js';
 import { executeTermination } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
@@ -126,6 +126,14 @@ export class HolderIO {
   async spawn(fx: Extract<Effect, { t: 'spawnHolder' }>, plan: SpawnPlan): Promise<void> {
     const { tabId, inc } = fx;
     this.spawnedHere.add(inc);
+    // A holder of this tab that no row owns (a spawn that outlived its server, one a host stop
+    // missed) would run the tab, and its agent session, beside the new one: it is ended first, or,
+    // when it does not prove itself, the start is refused and the tab reports why.
+    if (!(await this.clearStrays(tabId, inc))) {
+      this.d.log.error('holder-start-failed', { tab: tabId, code: 'stray-unverifiable' });
+      this.d.feed({ t: 'spawnFailed', tabId, inc });
+      return;
+    }
     let spawned;
     try {
       crashPoint('holder.spawn.before');
@@ -258,11 +266,21 @@ export class HolderIO {
    * and the orphan sweep ends it if it lives. */
   private async verifyPending(tabId: string, inc: string): Promise<void> {
     let conn: Connection;
-    try {
-      conn = await connectHolder(this.d.paths.holderSock(tabId, inc), this.holderKey(tabId, inc));
-    } catch {
-      if (this.awaited(tabId, inc)) this.d.feed({ t: 'holderGone', tabId, inc });
-      return;
+    const deadline = Date.now() + HOLDER_START_DEADLINE_MS;
+    for (;;) {
+      try {
+        conn = await connectHolder(this.d.paths.holderSock(tabId, inc), this.holderKey(tabId, inc));
+        break;
+      } catch {
+        // One still starting (found by its markers) is waited for, up to a holder's start
+        // deadline: adopting it beats starting the tab twice.
+        if (Date.now() < deadline && this.awaited(tabId, inc) && this.startingHolder(tabId, inc)) {
+          await delay(HOLDER_RECONNECT_DELAY_MS);
+          continue;
+        }
+        if (this.awaited(tabId, inc)) this.d.feed({ t: 'holderGone', tabId, inc });
+        return;
+      }
     }
     try {
       const state = await firstState(conn);
@@ -279,6 +297,15 @@ export class HolderIO {
     } catch {
       conn.close();
       if (this.awaited(tabId, inc)) this.d.feed({ t: 'holderGone', tabId, inc });
+    }
+  }
+
+  /** Whether a holder process of this incarnation lives, by its markers. */
+  private startingHolder(tabId: string, inc: string): boolean {
+    try {
+      return profileHolders(this.d.paths.stateDir).some((h) => h.tabId === tabId && h.inc === inc);
+    } catch {
+      return false;
     }
   }
 
@@ -434,30 +461,55 @@ export class HolderIO {
     const step = orphanStep(this.orphansSeen, holders, [...owned, ...this.endingHolders.values()], now, final ? 0 : ORPHAN_GRACE_MS);
     this.orphansSeen = step.seen;
     this.orphanReport = step.report;
-    for (const h of step.retire) void this.track(this.retireOrphan(h));
+    for (const h of step.retire) void this.track(this.retireOrphan(h).then(() => undefined));
+  }
+
+  /** Every holder of the tab but `inc` ended, each verified first; false when one lives that does
+   * not prove itself within a holder's start deadline (it may still be starting). */
+  private async clearStrays(tabId: string, inc: string): Promise<boolean> {
+    let strays: HolderProcess[];
+    try {
+      strays = profileHolders(this.d.paths.stateDir).filter((h) => h.tabId === tabId && h.inc !== inc);
+    } catch (err) {
+      this.d.log.warn('orphan-sweep-failed', { code: errorCode(err) });
+      return false;
+    }
+    for (const h of strays) {
+      this.d.log.warn('stray-holder', { tab: tabId, holderPid: h.pid });
+      if (!(await this.retireOrphan(h, HOLDER_START_DEADLINE_MS)) && isSameProcess(h)) return false;
+    }
+    return true;
   }
 
   /** Verified by credential, pid and start time, then ended like a closed tab's holder. One that
-   * cannot be verified is left untouched and stays counted (SPEC §4). */
-  private async retireOrphan(h: HolderProcess): Promise<void> {
-    if (!this.d.stillWriter()) return;
-    let conn: Connection;
-    try {
-      conn = await connectHolder(this.d.paths.holderSock(h.tabId, h.inc), this.holderKey(h.tabId, h.inc));
-    } catch (err) {
-      this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
-      return;
+   * cannot be verified is left untouched and stays counted (SPEC §4). A holder still starting is
+   * given `patienceMs` to answer. True when it was ended. */
+  private async retireOrphan(h: HolderProcess, patienceMs = 0): Promise<boolean> {
+    if (!this.d.stillWriter()) return false;
+    let conn: Connection | null = null;
+    const deadline = Date.now() + patienceMs;
+    for (;;) {
+      try {
+        conn = await connectHolder(this.d.paths.holderSock(h.tabId, h.inc), this.holderKey(h.tabId, h.inc));
+        break;
+      } catch (err) {
+        if (Date.now() >= deadline || !isSameProcess(h)) {
+          this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
+          return false;
+        }
+        await delay(HOLDER_RECONNECT_DELAY_MS);
+      }
     }
     try {
       const state = await firstState(conn);
       const same = state.holderPid === h.pid && state.tabId === h.tabId && state.holderInc === h.inc && isSameProcess(h);
       if (!same) {
         this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid });
-        return;
+        return false;
       }
       // A row may have come to own it meanwhile (an adoption): then it is no orphan.
       const tab = this.d.state().tabs[h.tabId];
-      if (tab && (tab.holder?.inc === h.inc || tab.starting === h.inc)) return;
+      if (tab && (tab.holder?.inc === h.inc || tab.starting === h.inc)) return false;
       const bound: ProcessRef[] = [{ pid: h.pid, startTime: h.startTime }];
       if (state.childPid && state.childStart) bound.push({ pid: state.childPid, startTime: state.childStart });
       const plan = planRetirement(
@@ -475,8 +527,10 @@ export class HolderIO {
       conn.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
       const ended = await executeTermination(plan, { graceMs: this.d.config.closeGraceMs });
       this.d.log.info('orphan-retired', { tab: h.tabId, holderPid: h.pid, count: ended.killed });
+      return true;
     } catch (err) {
       this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
+      return false;
     } finally {
       conn.close();
     }

@@ -77,6 +77,33 @@ describe('PTY creation deadline', () => {
   });
 });
 
+describe('a server that dies while a holder starts', () => {
+  it('its replacement waits for the starting holder and adopts it: the tab never runs two holders', async () => {
+    t = e2e();
+    const before = await runningTabs(t, ['other']);
+    // Long enough that the replacement (started by the other tab's holder after 1-3 s) looks
+    // for the new holder before its socket answers; shorter than a holder's start deadline.
+    const made = await runWithEnv(t, { A1_TEST_HOLDER_LISTEN_DELAY_MS: String(HOLDER_START_DEADLINE_MS * 0.7) }, 'new', '--name', 'slow');
+    expect(made.code, made.stderr).toBe(0);
+    const slowId = made.stdout.trim();
+    const holdersOfSlow = () => pidsWithEnv('A1_HOLDER_TAB', slowId).filter(isAlive);
+    const first = await waitFor(() => holdersOfSlow()[0], { what: 'the starting holder' });
+    process.kill(before.server!.pid, 'SIGKILL');
+    let most = 0;
+    const after = await waitFor(async () => {
+      most = Math.max(most, holdersOfSlow().length);
+      const l = await listing(t!);
+      const slow = l.tabs.find((x) => x.id === slowId);
+      return l.server && l.server.pid !== before.server!.pid && slow?.status === 'running' && slow.childPid ? l : null;
+    }, { what: 'the slow tab running under the replacement server', timeoutMs: HOLDER_START_DEADLINE_MS * 4 });
+    expect(most).toBe(1);
+    expect(holdersOfSlow()).toEqual([first]);
+    expect(after.tabs.find((x) => x.id === slowId)!.holderPid).toBe(first);
+    const other = before.tabs[0];
+    expect(after.tabs.find((x) => x.id === other.id)).toMatchObject({ status: 'running', holderPid: other.holderPid, childPid: other.childPid });
+  });
+});
+
 describe('server replacement by holders', () => {
   it('a killed server is replaced by a holder after 1 to 3 s, with every tab adopted', async () => {
     t = e2e();

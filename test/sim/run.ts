@@ -10,8 +10,9 @@ export const SCHEDULE_LENGTH = 80;
 
 /** Runs one schedule; returns every invariant the world saw broken. `seen` collects how often each
  * situation arose. */
-export function simulate(schedule: Action[], opts: { reducer?: Reducer; booter?: Booter; settle?: boolean; seen?: Record<string, number> } = {}): string[] {
+export function simulate(schedule: Action[], opts: { reducer?: Reducer; booter?: Booter; settle?: boolean; seen?: Record<string, number>; keepsStrays?: boolean } = {}): string[] {
   const w = newWorld(opts.reducer, opts.booter);
+  w.keepsStrays = opts.keepsStrays;
   if (opts.seen) w.seen = opts.seen;
   prelude(w);
   for (const a of schedule) {

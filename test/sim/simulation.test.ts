@@ -78,6 +78,8 @@ describe('the schedules reach what the invariants are about', () => {
       'sleeping tab woken',
       'child restarted by the user',
       'failed tab restarted',
+      'stray holder ended before a start',
+      'start refused beside an unverifiable stray',
     ];
     expect(situations.filter((s) => !seen[s])).toEqual([]);
   });
@@ -172,6 +174,7 @@ describe('the simulation catches broken cores', () => {
   it('a core that records a late report gives a closed tab resume authority back', () => caught({ reducer: recordsLateReports }, /which is closed/), 60_000);
   it('a core without the session guard puts a session in two tabs', () => caught({ reducer: noSessionGuard }, /held by tabs/), 60_000);
   it('a core that does not kill a spawn completing after its close leaks the holder', () => caught({ reducer: keepsLateSpawn }, /survived its spawn/), 60_000);
+  it('a shell that starts a tab beside a stray holder runs two incarnations of it', () => caught({ keepsStrays: true }, /two live incarnations/), 60_000);
   // Rarer than the others (about 1 run in 1,000): the core's level-triggered handover takes control
   // back from a newcomer that views nothing, and a client that reattaches views again, so only a
   // lost view lets it type under the stolen control. 20,000 runs miss it with odds below 1e-8.

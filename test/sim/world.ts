@@ -125,6 +125,8 @@ export interface World {
   seen: Record<string, number>;
   step: Reducer;
   boot: Booter;
+  /** A broken shell, to show the simulation catches it: it starts a tab beside a stray holder. */
+  keepsStrays?: boolean;
 }
 
 export function newWorld(step: Reducer = realStep, booter: Booter = boot): World {
@@ -240,6 +242,8 @@ function execute(w: World, server: SimServer, fx: Effect): void {
   if (fenced(w, fx.epoch)) return feed(w, server, { t: 'fenced' });
   switch (fx.t) {
     case 'spawnHolder':
+      if (!w.keepsStrays && !clearStrays(w, fx.tabId, fx.inc)) return feed(w, server, { t: 'spawnFailed', tabId: fx.tabId, inc: fx.inc });
+      checkSingleIncarnation(w, fx.tabId, fx.inc);
       w.holders.push({
         pid: w.nextPid,
         startTime: `st${w.nextPid}`,
@@ -412,6 +416,31 @@ function checkHostStopped(w: World, server: SimServer): void {
   }
   for (const t of Object.values(w.store.tabs)) {
     if (t.holder || (t.lifecycle !== 'suspended' && t.lifecycle !== 'failed')) w.violations.push(`tab ${t.id} is ${t.lifecycle} with holder ${JSON.stringify(t.holder)} after the host stop`);
+  }
+}
+
+/** The shell's check before a start (holderIO.spawn): a holder of the tab that no row owns any
+ * more (a spawn that outlived its server, one a host stop missed) is a stray, found by its
+ * markers. One that proves itself is ended first; one that does not (still starting, or hung)
+ * is left untouched, and the start is refused: the tab reports the conflict. */
+function clearStrays(w: World, tabId: string, inc: string): boolean {
+  const strays = w.holders.filter((h) => h.alive && h.tabId === tabId && h.inc !== inc);
+  if (strays.some((h) => !h.ready || h.hung)) {
+    note(w, 'start refused beside an unverifiable stray');
+    return false;
+  }
+  for (const h of strays) {
+    note(w, 'stray holder ended before a start');
+    killHolder(w, h);
+  }
+  return true;
+}
+
+/** A tab never has two live holders: a start beside an earlier incarnation that still lives
+ * would run the tab, and its agent session, twice. */
+function checkSingleIncarnation(w: World, tabId: string, inc: string): void {
+  for (const h of w.holders) {
+    if (h.alive && h.tabId === tabId) w.violations.push(`tab ${tabId} starts holder ${inc} while holder ${h.pid} (${h.inc}) still lives: two live incarnations`);
   }
 }
 
