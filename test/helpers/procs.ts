@@ -38,6 +38,25 @@ function stateOf(pid: number): string | null {
   }
 }
 
+/** How many file descriptors the process holds (its /proc/<pid>/fd entries), or null once gone. */
+export function fdCount(pid: number): number | null {
+  try {
+    return fs.readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return null;
+  }
+}
+
+/** The process's resident set (VmRSS) in KiB, or null once gone. */
+export function rssKiB(pid: number): number | null {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** True while the process exists and is not a zombie waiting to be reaped. */
 export function isAlive(pid: number): boolean {
   try {
