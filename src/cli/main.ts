@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../config.js';
 import { ServerClient, ServerError } from '../serverClient.js';
 import { VERSION } from '../version.js';
 import { isSessionLaunch, parseSessionLaunch, sessionTarget } from './sessionArgs.js';
+import { insideLiveTab } from './nesting.js';
 import { sendStatus, runStatusHook, StatusError, STATUS_STATES } from './status.js';
 import type { Counters } from '../diag/counters.js';
 import type { Listing } from '../protocol/messages.js';
@@ -45,7 +46,7 @@ async function existingServer(paths: Paths, profile: string): Promise<ServerClie
 }
 
 async function cmdAttach(argv: Common, openSession?: { sessionId: string; agent: string | null; cwd: string | null }): Promise<number> {
-  if (process.env.A1_TAB_ID) {
+  if (process.env.A1_TAB_ID && (await insideLiveTab(process.env))) {
     throw new UserError('a1 is already running in this tab; use "a1 new" to open another tab.');
   }
   // Captured before a1 changes anything: the child runs in the user's environment and umask.
@@ -66,8 +67,12 @@ async function cmdSession(args: string[]): Promise<number> {
     process.stderr.write(`a1: ${parsed.message} (usage: a1 --session <id|path> [--session-dir DIR])\n`);
     return 2;
   }
-  const target = sessionTarget(parsed.session);
-  if (target.isPath && !fs.existsSync(parsed.session)) throw new UserError(`There is no session file "${parsed.session}".`);
+  const named = sessionTarget(parsed.session);
+  if (named.isPath && !fs.existsSync(parsed.session)) throw new UserError(`There is no session file "${parsed.session}".`);
+  // A link to a session file names that file's session (the seed's "aliased session"), so it
+  // finds the tab that holds it rather than opening a second one under the link's name.
+  const resolved = named.isPath ? sessionTarget(fs.realpathSync(parsed.session)) : named;
+  const target = { ...resolved, agent: resolved.agent ?? named.agent };
   const cwd = parsed.sessionDir !== null ? resolveDir(parsed.sessionDir) : null;
   return cmdAttach({ profile: parsed.profile ?? undefined }, { sessionId: target.sessionId, agent: target.agent, cwd });
 }
