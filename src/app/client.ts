@@ -255,6 +255,10 @@ class AttachClient {
             this.tabs = m.tabs as TabInfo[];
             this.onTopology();
             break;
+          case 'notice':
+            // What the server must say to everyone (a close that could not end a process).
+            this.addNotice(m.text as string);
+            break;
           case 'hostStopping':
             // Every tab is being stopped on purpose: leave, and start no replacement server.
             this.finish(0, '\x1b[2ma1 was stopped (a1 tabs host stop) · run a1 to start it again\x1b[0m');

@@ -167,6 +167,12 @@ function formatTable(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
 }
 
+/** A close's answer: `incomplete` when some of the tab's processes outlived their SIGKILL. */
+interface Closed {
+  closed: boolean;
+  incomplete?: { pids: number[]; message: string };
+}
+
 async function cmdTabsStop(argv: Common & { id?: string; all?: boolean }): Promise<number> {
   if (!argv.id && !argv.all) throw new UserError('Name a tab id, or pass --all.');
   const { paths, profile } = setup(argv);
@@ -183,17 +189,21 @@ async function cmdTabsStop(argv: Common & { id?: string; all?: boolean }): Promi
       process.stdout.write('No tabs to stop.\n');
       return 0;
     }
-    // Closed together; each reply comes once that tab's processes have ended.
+    // Closed together; each reply comes once that tab's processes have ended, naming any that
+    // outlived their SIGKILL: the tab is closed all the same, and those are left running.
     let done = 0;
-    const progress = (name: string) => process.stdout.write(`  stopped ${name} (${++done}/${ids.length})\n`);
+    let incomplete = 0;
+    const nameOf = (id: string) => listing.tabs.find((t) => t.id === id)?.name ?? id;
+    const progress = (id: string, r: Closed | null) => {
+      process.stdout.write(`  stopped ${nameOf(id)} (${++done}/${ids.length})\n`);
+      if (!r?.incomplete) return;
+      incomplete += 1;
+      process.stderr.write(`a1: ${r.incomplete.message}\n`);
+    };
     if (ids.length > 1) process.stdout.write(`Stopping ${ids.length} tabs…\n`);
-    await Promise.all(
-      ids.map((id) =>
-        server.request('close', { tabId: id, wait: true }).then(() => progress(listing.tabs.find((t) => t.id === id)?.name ?? id)),
-      ),
-    );
+    await Promise.all(ids.map((id) => server.request<Closed | null>('close', { tabId: id, wait: true }).then((r) => progress(id, r))));
     process.stdout.write(`Stopped ${ids.length} ${ids.length === 1 ? 'tab' : 'tabs'}.\n`);
-    return 0;
+    return incomplete > 0 ? 1 : 0;
   } finally {
     server.close();
   }

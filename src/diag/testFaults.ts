@@ -6,7 +6,11 @@
 //   block       block the event loop for good (the watchdog's case)
 //   block:<ms>  block it for that long, then carry on (a stall)
 // A role key matches the role itself or its family: `holder` matches `holder-<tabId>`.
+// A1_TEST_SIGNAL_REFUSED=<argv0> makes every signal a1 sends to a process whose argv[0] is exactly
+// that fail, as for a process a1 may not signal: a close that cannot end one of its processes.
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { realTerminateIO, refusingSignals, type TerminateIO } from '../lifecycle/terminate.js';
 
 export type TestFault = { kind: 'crash' } | { kind: 'block'; ms: number | null };
 
@@ -41,4 +45,20 @@ export function installTestFaults(env: NodeJS.ProcessEnv, role: string): void {
       // Busy on purpose: nothing else may run.
     }
   });
+}
+
+/** The terminator a resident process uses: the real one, or with A1_TEST_SIGNAL_REFUSED set, one
+ * whose signals to that program fail. */
+export function terminateIOFor(env: NodeJS.ProcessEnv): TerminateIO {
+  const refused = env.A1_TEST_SIGNAL_REFUSED;
+  if (!refused) return realTerminateIO;
+  return refusingSignals(realTerminateIO, (pid) => argv0Of(pid) === refused);
+}
+
+function argv0Of(pid: number): string | null {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+  } catch {
+    return null;
+  }
 }

@@ -24,7 +24,7 @@ import { InputGate, type InputBatch, type InputPart } from './inputGate.js';
 import { PtyWriter } from './ptyWriter.js';
 import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
 import { planRetirement, sessionMembers } from '../lifecycle/retirement.js';
-import { executeTermination } from '../lifecycle/terminate.js';
+import { executeTermination, realTerminateIO, type TerminateIO } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { recoveryFile, recoveryText, writeRecoveryFile } from './recovery.js';
 import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.js';
@@ -187,6 +187,7 @@ export class Holder {
     private readonly init: HolderInit,
     private readonly log: Logger,
     private readonly onDone: (code: number) => void,
+    private readonly terminateIO: TerminateIO = realTerminateIO,
   ) {
     this.maxEpoch = init.epoch;
     this.holderKey = Buffer.from(init.holderKey, 'base64');
@@ -929,7 +930,7 @@ export class Holder {
         },
         'cleanup',
       );
-      await executeTermination(plan, { graceMs });
+      await executeTermination(plan, { graceMs, io: this.terminateIO });
     }
     this.shutdown(0);
   }

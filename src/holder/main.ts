@@ -6,7 +6,7 @@ import { createLogger, errorCode } from '../log.js';
 import { crashDirBesideLogs } from '../paths.js';
 import { installCrashHandlers, recordUnrequestedExits } from '../diag/crashHandlers.js';
 import { startWatchdog, watchdogLimitsFromEnv } from '../diag/watchdog.js';
-import { installTestFaults } from '../diag/testFaults.js';
+import { installTestFaults, terminateIOFor } from '../diag/testFaults.js';
 
 /** The init message is small; anything larger is not from our server. */
 const MAX_INIT_BYTES = 1024 * 1024;
@@ -28,7 +28,7 @@ export async function holderMain(): Promise<void> {
   process.on('SIGHUP', () => {
     // Detached from any terminal; a stray SIGHUP must not end the tab.
   });
-  const holder = new Holder(init, log, (code) => process.exit(code));
+  const holder = new Holder(init, log, (code) => process.exit(code), terminateIOFor(process.env));
   try {
     const ready = await holder.start();
     pipe.end(JSON.stringify({ ok: true, ...ready }) + '\n');

@@ -136,23 +136,32 @@ export function sessionMembers(
   return isOurs ? members : [];
 }
 
-/** Pids another live tab claims (bound ref, session or marker), and protected pids. The walk
- * over descendants does not pass through them either: their subtrees are not this tab's. */
+/** Pids another live tab claims, and protected pids. A tab claims what its own close would end
+ * (SPEC §9: "minus any another live tab claims"): its bound refs, its sessions' members and its
+ * marker, and for an agent tab also their descendants that left the session. The walk over
+ * descendants, here and in the plan, does not pass through a protected pid. */
 function excludedPids(s: RetirementSnapshot): Set<number> {
   const excluded = new Set(s.protectedPids);
-  const otherBound = new Set<string>();
-  const otherSessions = new Set<number>();
-  const otherIds = new Set<string>();
+  const children = childrenOf(s.processes);
   for (const other of s.otherTabs) {
     if (other.tabId === s.tab.tabId) continue;
-    for (const ref of other.bound) otherBound.add(identityKey(ref));
-    for (const leader of other.sessions) otherSessions.add(leader.pid);
-    otherIds.add(other.tabId);
-  }
-  for (const p of s.processes) {
-    const marker = p.tabMarker;
-    if (otherBound.has(identityKey(p)) || otherSessions.has(p.sid) || (marker !== null && otherIds.has(marker))) {
-      excluded.add(p.pid);
+    const bound = new Set(other.bound.map(identityKey));
+    const sessions = new Set(other.sessions.map((leader) => leader.pid));
+    const claimed = s.processes.filter(
+      (p) => !s.protectedPids.includes(p.pid) && (bound.has(identityKey(p)) || sessions.has(p.sid) || p.tabMarker === other.tabId),
+    );
+    const roots = claimed.map((p) => p.pid);
+    for (const pid of roots) excluded.add(pid);
+    if (!other.agent) continue;
+    const seen = new Set(roots);
+    const queue = [...roots];
+    while (queue.length > 0) {
+      for (const child of children.get(queue.pop() as number) ?? []) {
+        if (seen.has(child.pid) || s.protectedPids.includes(child.pid)) continue;
+        seen.add(child.pid);
+        excluded.add(child.pid);
+        queue.push(child.pid);
+      }
     }
   }
   return excluded;
@@ -162,12 +171,8 @@ function identityKey(ref: ProcessRef): string {
   return `${ref.pid}:${ref.startTime}`;
 }
 
-/** Adds every descendant (by ppid, transitively) of the chosen processes. */
-function takeDescendants(
-  processes: readonly ProcessInfo[],
-  chosen: ReadonlyMap<number, ProcessInfo>,
-  take: (p: ProcessInfo) => boolean,
-): void {
+/** Each process's children, by ppid. */
+function childrenOf(processes: readonly ProcessInfo[]): Map<number, ProcessInfo[]> {
   const children = new Map<number, ProcessInfo[]>();
   for (const p of processes) {
     if (p.ppid === p.pid) continue;
@@ -175,6 +180,16 @@ function takeDescendants(
     if (list === undefined) children.set(p.ppid, [p]);
     else list.push(p);
   }
+  return children;
+}
+
+/** Adds every descendant (by ppid, transitively) of the chosen processes. */
+function takeDescendants(
+  processes: readonly ProcessInfo[],
+  chosen: ReadonlyMap<number, ProcessInfo>,
+  take: (p: ProcessInfo) => boolean,
+): void {
+  const children = childrenOf(processes);
   const queue = [...chosen.keys()];
   while (queue.length > 0) {
     const pid = queue.pop() as number;

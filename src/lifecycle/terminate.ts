@@ -2,7 +2,7 @@
 // window, then SIGKILL, each signal verified by pid + start time. The effects are injected so the
 // order and the timing can be tested with a fake clock.
 import { setTimeout as delay } from 'node:timers/promises';
-import { isLiveProcess, processGroupOf, signalVerified } from '../proc.js';
+import { isLiveProcess, listProcesses, processGroupOf, signalVerified } from '../proc.js';
 import type { PlannedProcess, ProcessRef, RetirementPlan } from './retirement.js';
 
 export type TerminateSignal = 'SIGHUP' | 'SIGCONT' | 'SIGKILL';
@@ -19,6 +19,10 @@ export interface TerminateIO {
 
 /** Short enough that a close finishes soon after the last process exits, long enough not to spin. */
 export const TERMINATE_POLL_MS = 25;
+/** SIGKILL takes effect as soon as the process runs again; one still alive this long after it
+ * cannot be ended by a1 (stuck in the kernel, or not ours to signal) and is reported as such,
+ * never waited on for good. */
+export const KILL_CONFIRM_MS = 2_000;
 /** Group ids at or below this are never signalled: kill(-1) reaches every process we may signal. */
 const LOWEST_SIGNALLABLE_GROUP = 2;
 
@@ -47,17 +51,40 @@ export const realTerminateIO: TerminateIO = {
   now: () => Date.now(),
 };
 
+/**
+ * Test-only (A1_TEST_SIGNAL_REFUSED, src/diag/testFaults.ts): signals to the processes `refused`
+ * picks fail as the kernel fails them for a process a1 may not signal (EPERM), a group signal
+ * still reaching the group's other members; so a test can close a tab one of whose processes
+ * cannot be ended.
+ */
+export function refusingSignals(io: TerminateIO, refused: (pid: number) => boolean): TerminateIO {
+  return {
+    ...io,
+    signalGroup(pgid, signal) {
+      const members = listProcesses().filter((p) => p.pgid === pgid);
+      if (!members.some((p) => refused(p.pid))) return io.signalGroup(pgid, signal);
+      for (const p of members) if (!refused(p.pid)) io.signalProcess({ pid: p.pid, startTime: p.startTime }, signal);
+    },
+    signalProcess: (ref, signal) => !refused(ref.pid) && io.signalProcess(ref, signal),
+  };
+}
+
+export interface TerminationResult {
+  /** Processes asked to end gracefully. */
+  signalled: number;
+  /** Processes still alive when the grace window closed, sent SIGKILL. */
+  killed: number;
+  /** Processes still alive KILL_CONFIRM_MS after their SIGKILL: a1 could not end them. */
+  unended: ProcessRef[];
+}
+
 /** Graceful first (SIGHUP+SIGCONT to each group, and to each process not in a signalled group),
  * then poll until all are gone or graceMs passes, then SIGKILL the groups and each survivor
- * (verified). Idempotent: a plan with nothing live resolves at once. `signalled` counts processes
- * asked to end gracefully, `killed` those still alive when the grace window closed. */
-export async function executeTermination(
-  plan: RetirementPlan,
-  opts: { graceMs: number; io?: TerminateIO },
-): Promise<{ signalled: number; killed: number }> {
+ * (verified), and confirm they are gone. Idempotent: a plan with nothing live resolves at once. */
+export async function executeTermination(plan: RetirementPlan, opts: { graceMs: number; io?: TerminateIO }): Promise<TerminationResult> {
   const io = opts.io ?? realTerminateIO;
   const live = uniqueByPid(plan.processes).filter((p) => io.isAlive(p));
-  if (live.length === 0) return { signalled: 0, killed: 0 };
+  if (live.length === 0) return { signalled: 0, killed: 0, unended: [] };
 
   // A group is signalled only while one of its planned members is still the same process: then
   // its id cannot have been recycled for an unrelated group.
@@ -76,15 +103,8 @@ export async function executeTermination(
     }
   }
 
-  const deadline = io.now() + opts.graceMs;
-  let survivors = live;
-  for (;;) {
-    survivors = survivors.filter((p) => io.isAlive(p));
-    const left = deadline - io.now();
-    if (survivors.length === 0 || left <= 0) break;
-    await io.sleep(Math.min(TERMINATE_POLL_MS, left));
-  }
-  if (survivors.length === 0) return { signalled, killed: 0 };
+  let survivors = await waitGone(io, live, opts.graceMs);
+  if (survivors.length === 0) return { signalled, killed: 0, unended: [] };
 
   // Killing the group too reaches anything forked into it after the snapshot.
   for (const g of groups) if (survivors.some((p) => p.pgid === g)) io.signalGroup(g, 'SIGKILL');
@@ -92,7 +112,20 @@ export async function executeTermination(
   for (const p of survivors) {
     if (io.signalProcess(p, 'SIGKILL') || grouped.has(p.pgid)) killed += 1;
   }
-  return { signalled, killed };
+  survivors = await waitGone(io, survivors, KILL_CONFIRM_MS);
+  return { signalled, killed, unended: survivors.map(({ pid, startTime }) => ({ pid, startTime })) };
+}
+
+/** Polls until every process is gone or `ms` passes; returns those still alive. */
+async function waitGone<T extends ProcessRef>(io: TerminateIO, processes: T[], ms: number): Promise<T[]> {
+  const deadline = io.now() + ms;
+  let alive = processes;
+  for (;;) {
+    alive = alive.filter((p) => io.isAlive(p));
+    const left = deadline - io.now();
+    if (alive.length === 0 || left <= 0) return alive;
+    await io.sleep(Math.min(TERMINATE_POLL_MS, left));
+  }
 }
 
 function uniqueByPid(processes: readonly PlannedProcess[]): PlannedProcess[] {

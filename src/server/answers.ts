@@ -3,6 +3,7 @@
 import type { ReplyError, TabInfo, HolderState, ListingEntry } from '../protocol/messages.js';
 import type { HistoryEntry } from '../store/registry.js';
 import type { ResumeRecord } from '../lifecycle/records.js';
+import type { ProcessRef } from '../lifecycle/retirement.js';
 import type { CoreTab, Reply } from './core/index.js';
 import { attentionOf } from '../status/model.js';
 import { SHELL_KIND } from '../lifecycle/agents.js';
@@ -98,4 +99,11 @@ export function pastSessions(records: ResumeRecord[], history: HistoryEntry[], l
     out.set(h.sessionId, { sessionId: h.sessionId, agent: h.agentKind, name: h.name, cwd: h.cwd, state: h.reason, at: h.at });
   }
   return [...out.values()].sort((a, b) => b.at - a.at).slice(0, PAST_SESSIONS_LISTED).map(({ at: _at, ...rest }) => rest);
+}
+
+/** What a close that could not end some of its tab's processes says (every client, and
+ * `a1 tabs stop`): the tab stays closed and its session is not resumable; those processes run on. */
+export function unendedNotice(name: string, unended: readonly ProcessRef[]): string {
+  const count = unended.length === 1 ? '1 of its processes' : `${unended.length} of its processes`;
+  return `Tab "${name}" is closed, but ${count} could not be ended (pid ${unended.map((p) => p.pid).join(', ')}).`;
 }

@@ -14,7 +14,7 @@ import { deriveKey } from '../security.js';
 import { isSameProcess, procStartTime, procEnvironHas } from '../proc.js';
 import { spawnHolder, connectHolder, firstState, HOLDER_START_DEADLINE_MS } from './holderLink.js';
 import { planRetirement, sessionMembers, type ProcessRef, type RetireReason, type RetirementPlan, type SessionClaim, type TabClaims } from '../lifecycle/retirement.js';
-import { executeTermination } from '../lifecycle/terminate.js';
+import { executeTermination, type TerminateIO } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { crashPoint } from '../crashPoints.js';
 import { writerLockPath } from '../store/layout.js';
@@ -45,6 +45,8 @@ export interface HolderIODeps {
   holderEnv: NodeJS.ProcessEnv;
   testBindDelayMs?: number;
   testUnresponsiveMs?: number;
+  /** How processes are signalled: the real terminator, or a test's faulty one (src/diag/testFaults.ts). */
+  terminateIO: TerminateIO;
   /** Feeds the core an event; it is a no-op once the server stopped. */
   feed: (e: CoreEvent) => void;
   state: () => CoreState;
@@ -396,8 +398,9 @@ export class HolderIO {
     );
   }
 
-  /** A close: its plan, made before the commit, is carried out once the commit is made. */
-  endClosedTab(tabId: string, plan: RetirementPlan): Promise<void> {
+  /** A close: its plan, made before the commit, is carried out once the commit is made. Resolves
+   * with the processes it could not end. */
+  endClosedTab(tabId: string, plan: RetirementPlan): Promise<ProcessRef[]> {
     this.closing.set(tabId, new Set(plan.processes.map((p) => p.pid)));
     return this.endProcesses(tabId, plan).finally(() => {
       this.closing.delete(tabId);
@@ -421,8 +424,9 @@ export class HolderIO {
   }
 
   /** Ends what the plan names: the holder is told to end its session gracefully, and the plan is
-   * carried out alongside (graceful signal, grace window, verified SIGKILL). Never blocks. */
-  private endProcesses(tabId: string, plan: RetirementPlan, holderPid?: number): Promise<void> {
+   * carried out alongside (graceful signal, grace window, verified SIGKILL). Never blocks; resolves
+   * with the processes that outlived their SIGKILL, each logged. */
+  private endProcesses(tabId: string, plan: RetirementPlan, holderPid?: number): Promise<ProcessRef[]> {
     const p = this.tabs.get(tabId);
     const link = p?.link && (holderPid === undefined || p.state?.holderPid === holderPid) ? p.link : null;
     const inc = link?.inc ?? this.d.state().tabs[tabId]?.holder?.inc ?? null;
@@ -431,16 +435,21 @@ export class HolderIO {
     crashPoint('holder.terminate.before');
     link?.conn.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
     crashPoint('holder.terminate.after');
+    let unended: ProcessRef[] = [];
     return this.track(
-      executeTermination(plan, { graceMs: this.d.config.closeGraceMs })
-        .then(() => {
+      executeTermination(plan, { graceMs: this.d.config.closeGraceMs, io: this.d.terminateIO })
+        .then((ended) => {
           if (link && p?.link === link) p.link = null;
           link?.conn.close();
+          unended = ended.unended;
+          // Left running, never retried by signalling blindly: reported, and visible to the orphan
+          // sweep if it is a holder (SPEC §4 "an unverifiable process is left untouched and reported").
+          if (unended.length > 0) this.d.log.error('termination-incomplete', { tab: tabId, count: unended.length, reason: plan.reason });
         })
         .finally(() => {
           this.endingHolders.delete(ending);
         }),
-    );
+    ).then(() => unended);
   }
 
   // ---- orphans ----
@@ -525,7 +534,7 @@ export class HolderIO {
       );
       conn.send({ t: 'epoch', epoch: this.d.epoch });
       conn.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
-      const ended = await executeTermination(plan, { graceMs: this.d.config.closeGraceMs });
+      const ended = await executeTermination(plan, { graceMs: this.d.config.closeGraceMs, io: this.d.terminateIO });
       this.d.log.info('orphan-retired', { tab: h.tabId, holderPid: h.pid, count: ended.killed });
       return true;
     } catch (err) {

@@ -14,7 +14,7 @@ import { crashPoint, CRASH_AT_ENV } from '../crashPoints.js';
 import { createLogger, errorCode, pruneLogs } from '../log.js';
 import { installCrashHandlers, recordUnrequestedExits, type DiagContext } from '../diag/crashHandlers.js';
 import { startWatchdog, watchdogLimitsFromEnv } from '../diag/watchdog.js';
-import { installTestFaults } from '../diag/testFaults.js';
+import { installTestFaults, terminateIOFor } from '../diag/testFaults.js';
 import { countersOf } from '../diag/counters.js';
 import { pruneCrashRecords } from '../diag/crashRecord.js';
 
@@ -89,6 +89,7 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     testBindDelayMs: Number(process.env.A1_TEST_BIND_DELAY_MS) || undefined,
     testUnresponsiveMs: Number(process.env.A1_TEST_UNRESPONSIVE_MS) || undefined,
     testLacksOps: process.env.A1_TEST_SERVER_LACKS?.split(',').filter(Boolean),
+    terminateIO: terminateIOFor(process.env),
     diag: () => ({ counters: countersOf(log.counts()) }),
     onExit: (code) => {
       log.info('exit', { code });

@@ -24,7 +24,8 @@ import { errorCode } from '../log.js';
 import { VERSION } from '../version.js';
 import type { Counters } from '../diag/counters.js';
 import { planRetirement } from '../lifecycle/retirement.js';
-import { executeTermination } from '../lifecycle/terminate.js';
+import { executeTermination, type TerminateIO } from '../lifecycle/terminate.js';
+import type { ProcessRef } from '../lifecycle/retirement.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { pruneRecoveryFiles } from '../holder/recovery.js';
 import { FencedError } from '../store/errors.js';
@@ -33,7 +34,7 @@ import { HolderIO, type SpawnPlan } from './holderIO.js';
 import { AgentStarts } from './agentStarts.js';
 import { SHELL_KIND, isShellCommand } from '../lifecycle/agents.js';
 import { sanitizeChildEnv } from './childEnv.js';
-import { expectedRev, listingEntry, NOT_RESUMABLE, PAST_SESSIONS_LISTED, pastSessions, refusal, tabInfo } from './answers.js';
+import { expectedRev, listingEntry, NOT_RESUMABLE, PAST_SESSIONS_LISTED, pastSessions, refusal, tabInfo, unendedNotice } from './answers.js';
 import { durableToRow, patchToRow, rowToDurable } from './rows.js';
 
 /** The exit status of a server that found itself fenced (EX_TEMPFAIL: its successor runs). */
@@ -88,6 +89,8 @@ export interface ServerDeps {
   /** Test-only (A1_TEST_SERVER_LACKS): control ops this server leaves out, as an older server
    * without them would (SPEC §6: a method the peer lacks disables only that operation). */
   testLacksOps?: readonly string[];
+  /** How processes are signalled: the real terminator, or a test's faulty one (src/diag/testFaults.ts). */
+  terminateIO: TerminateIO;
   /** This process's diagnostics for host status: counters since it started (src/diag). */
   diag?: () => { counters: Counters };
 }
@@ -104,8 +107,9 @@ export class Server {
   private anonymous = 0;
   /** What clients were last told of each tab, so only changes are sent. */
   private readonly told = new Map<string, string>();
-  /** Closes whose processes are still ending, for `close --wait`. */
-  private readonly closesEnding = new Map<string, Promise<void>>();
+  /** Closes whose processes are still ending, for `close --wait`: each resolves with the processes
+   * it could not end. */
+  private readonly closesEnding = new Map<string, Promise<ProcessRef[]>>();
   /** Replies held until the host stop's processes have ended. */
   private readonly afterStop: (() => void)[] = [];
   private feeding = 0;
@@ -308,7 +312,13 @@ export class Server {
     }
     const rev = this.d.registry.retireTab(tabId, { revoke: plan.revoke, history });
     if (this.d.registry.getMeta('last_viewed_tab') === tabId) this.guarded(() => this.d.registry.setMeta('last_viewed_tab', ''));
-    const ending = this.io.endClosedTab(tabId, plan).finally(() => this.closesEnding.delete(tabId));
+    const ending = this.io
+      .endClosedTab(tabId, plan)
+      .then((unended) => {
+        if (unended.length > 0) this.broadcast({ t: 'notice', text: unendedNotice(tab.name, unended) });
+        return unended;
+      })
+      .finally(() => this.closesEnding.delete(tabId));
     this.closesEnding.set(tabId, ending);
     return rev;
   }
@@ -373,7 +383,7 @@ export class Server {
     }));
     for (const tab of claims) {
       const plan = planRetirement({ tab, otherTabs: claims.filter((c) => c !== tab), processes, records: [], protectedPids: [process.pid, 1] }, 'cleanup');
-      void this.io.track(executeTermination({ ...plan, revoke: [], history: [] }, { graceMs: this.d.config.closeGraceMs }).then(() => undefined));
+      void this.io.track(executeTermination({ ...plan, revoke: [], history: [] }, { graceMs: this.d.config.closeGraceMs, io: this.d.terminateIO }).then(() => undefined));
     }
     this.d.registry.moveAllTabsToHistory('reboot', Date.now(), (tab) => ({ agentKind: tab.kind, sessionId: tab.sessionId }));
     if (this.d.registry.getMeta('last_viewed_tab')) this.d.registry.setMeta('last_viewed_tab', '');
@@ -505,7 +515,8 @@ export class Server {
       if (this.state.tabs[tabId]) this.d.registry.setMeta('last_viewed_tab', tabId);
       return { req: { op: 'view', tabId } };
     },
-    close: (_s, a) => ({ req: { op: 'close', tabId: String(a.tabId), expectedRev: expectedRev(a) } }),
+    // The name is kept for the answer: once closed, the tab is gone from the core.
+    close: (_s, a) => ({ req: { op: 'close', tabId: String(a.tabId), expectedRev: expectedRev(a) }, name: this.state.tabs[String(a.tabId)]?.name }),
     sleep: (_s, a) => {
       const tab = this.state.tabs[String(a.tabId)];
       if (tab && !this.agents.spec(tab.spec.kind)?.resume && tab.lifecycle !== 'suspended') return NOT_RESUMABLE;
@@ -597,7 +608,10 @@ export class Server {
         return send({ controller: r.controller === true });
       case 'close': {
         const ending = open.args.wait === true && r.closed ? this.closesEnding.get(String(open.args.tabId)) : undefined;
-        if (ending) return void ending.then(() => send({ closed: true }));
+        if (ending) {
+          const name = open.name ?? String(open.args.tabId);
+          return void ending.then((unended) => send({ closed: true, ...(unended.length > 0 ? { incomplete: { pids: unended.map((p) => p.pid), message: unendedNotice(name, unended) } } : {}) }));
+        }
         return send({ closed: r.closed === true });
       }
       case 'sleep':

@@ -87,6 +87,6 @@ describe.skipIf(process.platform !== 'linux')('lifecycle with real processes', (
     await waitFor(() => members.every((p) => !isLiveProcess(p)), { what: 'every planned process gone' });
 
     // Running the same plan again finds nothing live and returns at once.
-    expect(await executeTermination(plan, { graceMs: GRACE_MS })).toEqual({ signalled: 0, killed: 0 });
+    expect(await executeTermination(plan, { graceMs: GRACE_MS })).toEqual({ signalled: 0, killed: 0, unended: [] });
   });
 });

@@ -78,6 +78,22 @@ describe('planRetirement: which processes', () => {
     expect(plan.groups).toEqual([200]);
   });
 
+  it('leaves out what another agent tab would end as its own: a descendant that left its session, carrying this tab\'s marker', () => {
+    // Tab B's child 600 carries A's marker (its environment says so), and so do its job 610 and
+    // its setsid'd descendant 620: A's close finds all three by marker, B claims all three.
+    const bChild = proc(600, { ppid: 590, tabMarker: 'A' });
+    const bJob = proc(610, { ppid: 600, sid: 600, pgid: 610, tabMarker: 'A' });
+    const bEscaped = proc(620, { ppid: 600, sid: 620, pgid: 620, tabMarker: 'A' });
+    const aEscaped = proc(700, { ppid: 1, sid: 700, pgid: 700, tabMarker: 'A' });
+    const processes = [child, job, bChild, bJob, bEscaped, aEscaped];
+    const closing = tab({ agent: true, bound: [ref(child)], sessions: [ref(child)] });
+    const asAgent = snapshot({ tab: closing, otherTabs: [tab({ tabId: 'B', agent: true, bound: [ref(bChild)], sessions: [ref(bChild)] })], processes });
+    expect(pids(planRetirement(asAgent, 'user'))).toEqual([200, 210, 700]);
+    // A plain shell tab would leave its escapee running on its close: it does not claim it.
+    const asShell = snapshot({ tab: closing, otherTabs: [tab({ tabId: 'B', agent: false, bound: [ref(bChild)], sessions: [ref(bChild)] })], processes });
+    expect(pids(planRetirement(asShell, 'user'))).toEqual([200, 210, 620, 700]);
+  });
+
   it('a bound ref of another tab only counts with a matching start time', () => {
     const p = proc(600, { sid: 200, pgid: 200, ppid: 200 });
     const s = snapshot({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedProcess, ProcessRef, RetirementPlan } from '../../src/lifecycle/retirement.js';
-import { executeTermination, type TerminateIO, type TerminateSignal } from '../../src/lifecycle/terminate.js';
+import { executeTermination, KILL_CONFIRM_MS, refusingSignals, type TerminateIO, type TerminateSignal } from '../../src/lifecycle/terminate.js';
 
 interface FakeProc {
   ref: PlannedProcess;
@@ -15,6 +15,8 @@ class FakeWorld implements TerminateIO {
   t = 0;
   readonly log: Array<{ t: number; target: string; signal: TerminateSignal }> = [];
   readonly procs = new Map<number, FakeProc>();
+  /** Stuck in the kernel: they take signals and never die. */
+  readonly unkillable = new Set<number>();
   sleeps = 0;
 
   add(pid: number, pgid: number, exitsAfterHupMs: number | null, alive = true): PlannedProcess {
@@ -24,7 +26,7 @@ class FakeWorld implements TerminateIO {
   }
   private deliver(p: FakeProc, signal: TerminateSignal): void {
     if (!p.alive) return;
-    if (signal === 'SIGKILL') p.alive = false;
+    if (signal === 'SIGKILL' && !this.unkillable.has(p.ref.pid)) p.alive = false;
     if (signal === 'SIGHUP' && p.hupAt === null) p.hupAt = this.t;
   }
   private tick(): void {
@@ -69,7 +71,7 @@ describe('executeTermination with a fake clock', () => {
     const stubborn = w.add(10, 10, null);
     const polite = w.add(20, 20, 50);
     const result = await executeTermination(plan([stubborn, polite]), { graceMs: 300, io: w });
-    expect(result).toEqual({ signalled: 2, killed: 1 });
+    expect(result).toEqual({ signalled: 2, killed: 1, unended: [] });
     expect(w.log.filter((e) => e.t === 0).map((e) => `${e.target}:${e.signal}`)).toEqual([
       '10:SIGHUP',
       '10:SIGCONT',
@@ -86,7 +88,7 @@ describe('executeTermination with a fake clock', () => {
   it('stops waiting as soon as everything is gone', async () => {
     const w = new FakeWorld();
     const result = await executeTermination(plan([w.add(10, 10, 40), w.add(11, 11, 60)]), { graceMs: 10_000, io: w });
-    expect(result).toEqual({ signalled: 2, killed: 0 });
+    expect(result).toEqual({ signalled: 2, killed: 0, unended: [] });
     expect(w.t).toBeLessThan(100);
     expect(w.log.some((e) => e.signal === 'SIGKILL')).toBe(false);
   });
@@ -99,7 +101,7 @@ describe('executeTermination with a fake clock', () => {
     const result = await executeTermination(plan([a, b, polite], [30]), { graceMs: 100, io: w });
     expect(w.log.filter((e) => e.t === 0).map((e) => `${e.target}:${e.signal}`)).toEqual(['-30:SIGHUP', '-30:SIGCONT']);
     expect(w.log.filter((e) => e.signal === 'SIGKILL')[0]).toEqual({ t: 100, target: '-30', signal: 'SIGKILL' });
-    expect(result).toEqual({ signalled: 3, killed: 2 });
+    expect(result).toEqual({ signalled: 3, killed: 2, unended: [] });
     expect([...w.procs.values()].every((p) => !p.alive)).toBe(true);
   });
 
@@ -116,7 +118,7 @@ describe('executeTermination with a fake clock', () => {
     const w = new FakeWorld();
     w.add(70, 70, null);
     const stale = { pid: 70, startTime: 'older', pgid: 70 };
-    expect(await executeTermination(plan([stale], [70]), { graceMs: 50, io: w })).toEqual({ signalled: 0, killed: 0 });
+    expect(await executeTermination(plan([stale], [70]), { graceMs: 50, io: w })).toEqual({ signalled: 0, killed: 0, unended: [] });
     expect(w.log).toEqual([]);
     expect(w.procs.get(70)?.alive).toBe(true);
   });
@@ -125,12 +127,36 @@ describe('executeTermination with a fake clock', () => {
     const w = new FakeWorld();
     const p = w.add(80, 80, null);
     const dup = { ...p };
-    expect(await executeTermination(plan([p, dup], [80]), { graceMs: 30, io: w })).toEqual({ signalled: 1, killed: 1 });
+    expect(await executeTermination(plan([p, dup], [80]), { graceMs: 30, io: w })).toEqual({ signalled: 1, killed: 1, unended: [] });
     const logged = w.log.length;
     const t = w.t;
-    expect(await executeTermination(plan([p, dup], [80]), { graceMs: 30, io: w })).toEqual({ signalled: 0, killed: 0 });
+    expect(await executeTermination(plan([p, dup], [80]), { graceMs: 30, io: w })).toEqual({ signalled: 0, killed: 0, unended: [] });
     expect(w.log.length).toBe(logged);
     expect(w.t).toBe(t);
-    expect(await executeTermination(plan([]), { graceMs: 30, io: w })).toEqual({ signalled: 0, killed: 0 });
+    expect(await executeTermination(plan([]), { graceMs: 30, io: w })).toEqual({ signalled: 0, killed: 0, unended: [] });
+  });
+
+  it('reports a process that outlives its SIGKILL, after waiting a bounded while for it', async () => {
+    const w = new FakeWorld();
+    const stuck = w.add(90, 90, null);
+    const polite = w.add(91, 91, 0);
+    w.unkillable.add(stuck.pid);
+    const result = await executeTermination(plan([stuck, polite]), { graceMs: 100, io: w });
+    expect(result).toEqual({ signalled: 2, killed: 1, unended: [{ pid: 90, startTime: 's90' }] });
+    expect(w.log.filter((e) => e.signal === 'SIGKILL')).toEqual([{ t: 100, target: '90', signal: 'SIGKILL' }]);
+    expect(w.t).toBe(100 + KILL_CONFIRM_MS);
+  });
+});
+
+describe('refusingSignals (the A1_TEST_SIGNAL_REFUSED fault)', () => {
+  it('fails every signal to a refused process, as EPERM does, and passes the rest on', () => {
+    const w = new FakeWorld();
+    const refused = w.add(100, 100, null);
+    const other = w.add(101, 101, null);
+    const io = refusingSignals(w, (pid) => pid === 100);
+    expect(io.signalProcess(refused, 'SIGKILL')).toBe(false);
+    expect(io.signalProcess(other, 'SIGKILL')).toBe(true);
+    expect(w.procs.get(100)?.alive).toBe(true);
+    expect(w.procs.get(101)?.alive).toBe(false);
   });
 });
