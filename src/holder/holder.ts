@@ -28,6 +28,7 @@ import { executeTermination, realTerminateIO, type TerminateIO } from '../lifecy
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { recoveryFile, recoveryText, writeRecoveryFile } from './recovery.js';
 import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.js';
+import { parseResumeAuthority, resumeArgvAt, type ResumeAuthority } from '../lifecycle/records.js';
 import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, reduceStatus, type StatusEvent, type StatusState } from '../status/model.js';
 import { keyNamesOf, keyRulesFor } from '../status/agentKeys.js';
 import type { Glyph } from '../app/strip/glyphs.js';
@@ -103,8 +104,9 @@ export interface HolderInit {
   holderKey: string; // base64
   ticketKey: string; // base64
   inputQueueBytes: number;
-  /** Argv that resumes the agent session after a crash; null restarts with `command`. */
-  resumeCommand: string[] | null;
+  /** The record (validated by the server) a restart resumes the agent session from, and its
+   * argv; null restarts with `command`. Validated again at each restart. */
+  resume: ResumeAuthority | null;
   /** Where last screens of exited and failed children go (owner-only). */
   recoveryDir: string;
   bridgeKey: string; // base64
@@ -167,7 +169,10 @@ export class Holder {
   private readonly holderKey: Buffer;
   private readonly ticketKey: Buffer;
   private readonly bridge: BridgeListener;
-  private resumeCommand: string[] | null;
+  private resume: ResumeAuthority | null;
+  /** Test-only (A1_TEST_HOLDER_CLOCK_SKEW_MS in the tab's environment): the clock a restart
+   * validates its record with runs this far ahead, as after a server outage that long. */
+  private readonly clockSkewMs: number;
   /** Crash times inside the restart window (SPEC §15). */
   private crashTimes: number[] = [];
   private restartTimer: NodeJS.Timeout | null = null;
@@ -193,7 +198,8 @@ export class Holder {
     this.holderKey = Buffer.from(init.holderKey, 'base64');
     this.ticketKey = Buffer.from(init.ticketKey, 'base64');
     this.gate = new InputGate(init.inputQueueBytes, INPUT_STALL_MS, init.inputQueueBytes * INPUT_CAP_FACTOR);
-    this.resumeCommand = init.resumeCommand;
+    this.resume = parseResumeAuthority(init.resume);
+    this.clockSkewMs = Number(init.env.A1_TEST_HOLDER_CLOCK_SKEW_MS) || 0;
     if (init.agentKind) this.agent = { kind: init.agentKind, sessionId: null, state: null, name: null, seq: 0 };
     this.bridge = new BridgeListener(
       init.bridgeSocketPath,
@@ -270,9 +276,13 @@ export class Holder {
     });
   }
 
-  /** Starts the child: with the resume argv when `resume` and one is known, else the tab's command. */
+  /** Starts the child: resumed when `resume` and the record still passes the validator (SPEC §9),
+   * else with the tab's command. */
   private spawnChild(resume: boolean): void {
-    const argv = resume && this.resumeCommand ? this.resumeCommand : this.init.command;
+    const allowed = resume ? resumeArgvAt(this.resume, this.init.tabId, Date.now() + this.clockSkewMs) : null;
+    if (allowed && allowed.argv === null && allowed.reason !== 'none') this.log.info('resume-refused', { reason: allowed.reason });
+    const resumeArgv = allowed?.argv ?? null;
+    const argv = resumeArgv ?? this.init.command;
     const [file, ...args] = argv;
     this.childInc = newIncarnation();
     const env: Record<string, string> = {
@@ -319,7 +329,7 @@ export class Holder {
     this.forcedRestart = false;
     this.status = reduceStatus(this.status, { k: 'process', what: 'starting', at: Date.now() });
     this.onStatus({ k: 'process', what: 'running', at: Date.now() });
-    this.log.info('child-started', { childPid: child.pid, resumed: argv === this.resumeCommand });
+    this.log.info('child-started', { childPid: child.pid, resumed: resumeArgv !== null });
     child.onData((data) => {
       const started = performance.now();
       writeNow(this.term, data as unknown as Uint8Array);
@@ -684,8 +694,8 @@ export class Holder {
         return;
       case 'setResume': {
         if (!this.admitEpoch(msg.epoch as number)) return;
-        const command = msg.command;
-        this.resumeCommand = Array.isArray(command) && command.length > 0 && command.every((a) => typeof a === 'string') ? command : null;
+        this.resume = parseResumeAuthority(msg.resume);
+        this.log.info('resume-set', { state: this.resume?.record.origin ?? 'none' });
         return;
       }
       default:

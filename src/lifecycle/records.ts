@@ -61,3 +61,35 @@ function isPreferred(a: ResumeRecord, b: ResumeRecord): boolean {
   if (a.capturedAt !== b.capturedAt) return a.capturedAt > b.capturedAt;
   return a.origin === 'sleep' && b.origin !== 'sleep';
 }
+
+/** What a holder keeps so that it can resume its agent after a crash on its own (it restarts
+ * children while no server runs, SPEC §15): the record the server validated, and its argv. */
+export interface ResumeAuthority {
+  record: ResumeRecord;
+  argv: string[];
+}
+
+/**
+ * The argv a holder's own restart resumes with: only while its record still passes the one
+ * validator at `now` (SPEC §9: the same validator before every automatic resume), else null and
+ * the restart starts the agent fresh. A holder knows no other tab's claims; the server replaces
+ * or revokes its authority when the record changes.
+ */
+export function resumeArgvAt(authority: ResumeAuthority | null, tabId: string, now: number): { argv: string[] } | { argv: null; reason: 'none' | 'expired' | 'held-elsewhere' } {
+  if (authority === null) return { argv: null, reason: 'none' };
+  const verdict = validateResume([authority.record], { tabId, now, maxAgeMs: RESUME_RECORD_MAX_AGE_MS, heldElsewhere: () => false });
+  return verdict.ok ? { argv: authority.argv } : { argv: null, reason: verdict.reason };
+}
+
+const ORIGINS: readonly string[] = ['live', 'quit', 'sleep'];
+
+/** A ResumeAuthority from the wire (setResume, a holder's init), or null for anything else. */
+export function parseResumeAuthority(v: unknown): ResumeAuthority | null {
+  if (typeof v !== 'object' || v === null) return null;
+  const { record, argv } = v as { record?: Partial<ResumeRecord>; argv?: unknown };
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === 'string')) return null;
+  if (typeof record !== 'object' || record === null) return null;
+  const strings = [record.id, record.tabId, record.agentKind, record.sessionId, record.cwd, record.name];
+  if (!strings.every((f) => typeof f === 'string') || !ORIGINS.includes(record.origin as string) || !Number.isFinite(record.capturedAt)) return null;
+  return { record: record as ResumeRecord, argv: argv as string[] };
+}

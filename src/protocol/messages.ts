@@ -29,8 +29,10 @@ export const holderSchema = defineSchema({
   terminate: { epoch: 'int', graceMs: 'int' },
   /** Start the child again after it exited or failed: resumed from its record, or fresh. */
   restartChild: { epoch: 'int', fresh: 'boolean', force: 'boolean?' },
-  /** The argv that resumes the tab's agent session (null: restarts start fresh). */
-  setResume: { epoch: 'int', command: 'any' },
+  /** The validated record that resumes the tab's agent session, with its argv (ResumeAuthority of
+   * src/lifecycle/records.ts); null: restarts start fresh. The holder validates it again at each
+   * restart. */
+  setResume: { epoch: 'int', resume: 'any' },
   ping: { n: 'int' },
   pong: { n: 'int' },
   state: { state: 'object' },

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import type { AgentSpec, Config } from '../config.js';
 import type { Registry, TabRow } from '../store/registry.js';
-import { validateResume, RESUME_RECORD_MAX_AGE_MS } from '../lifecycle/records.js';
+import { validateResume, RESUME_RECORD_MAX_AGE_MS, type ResumeAuthority } from '../lifecycle/records.js';
 import { SHELL_KIND, resumeArgv, startArgv } from '../lifecycle/agents.js';
 import { sessionHolder, type CoreTab, type StartOptions } from './core/index.js';
 import type { SpawnPlan } from './holderIO.js';
@@ -33,13 +33,15 @@ export class AgentStarts {
     });
   }
 
-  /** The argv that resumes the tab's agent session, when a valid record allows it. */
-  resumeCommand(tab: CoreTab, claims: SessionClaim[]): string[] | null {
+  /** The record that resumes the tab's agent session and its argv, when a valid record allows
+   * it: what a spawn resumes with, and what the holder keeps for its own restarts. */
+  resumeAuthority(tab: CoreTab, claims: SessionClaim[]): ResumeAuthority | null {
     const spec = this.spec(tab.spec.kind);
     if (!spec?.resume) return null;
     const verdict = this.verdict(tab.id, claims);
     if (!verdict.ok) return null;
-    return resumeArgv(spec, tab.spec.command ?? this.config.tabCommand, verdict.record.sessionId);
+    const argv = resumeArgv(spec, tab.spec.command ?? this.config.tabCommand, verdict.record.sessionId);
+    return argv ? { record: verdict.record, argv } : null;
   }
 
   /** Suspended tabs that want to run but whose agent session's record expired (SPEC §9): the core
@@ -60,10 +62,10 @@ export class AgentStarts {
     const spec = this.spec(tab.spec.kind);
     const own = tab.spec.command ?? this.config.tabCommand;
     const base = spec && !tab.spec.command ? startArgv(spec, own) : own;
-    const resumeCommand = this.resumeCommand(tab, claims);
+    const resume = this.resumeAuthority(tab, claims);
     return {
-      command: o.fresh || !resumeCommand ? base : resumeCommand,
-      resumeCommand,
+      command: o.fresh || !resume ? base : resume.argv,
+      resume,
       agentKind: tab.spec.kind === SHELL_KIND ? null : tab.spec.kind,
       cwd: existingDir(tab.spec.cwd),
       env: sanitizeChildEnv(o.env ?? holderEnv),

@@ -17,6 +17,7 @@ import { planRetirement, sessionMembers, type ProcessRef, type RetireReason, typ
 import { executeTermination, type TerminateIO } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { crashPoint } from '../crashPoints.js';
+import type { ResumeAuthority } from '../lifecycle/records.js';
 import { writerLockPath } from '../store/layout.js';
 import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
 import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
@@ -57,7 +58,8 @@ export interface HolderIODeps {
 /** What one spawn runs: decided by the server (the resume validator), carried here. */
 export interface SpawnPlan {
   command: string[];
-  resumeCommand: string[] | null;
+  /** The validated record a crash restart may resume from, and its argv. */
+  resume: ResumeAuthority | null;
   agentKind: string | null;
   cwd: string;
   env: Record<string, string>;
@@ -147,7 +149,7 @@ export class HolderIO {
           holderInc: inc,
           epoch: this.d.epoch,
           command: plan.command,
-          resumeCommand: plan.resumeCommand,
+          resume: plan.resume,
           recoveryDir: this.d.paths.recoveryDir,
           bridgeKey: deriveKey(this.d.secret, 'bridge', tabId, inc).toString('base64'),
           bridgeSocketPath: this.d.paths.bridgeSock(tabId, inc),

@@ -348,9 +348,15 @@ export class Server {
     const tab = this.state.tabs[fx.tabId];
     if (!tab || tab.spec.kind === SHELL_KIND) return;
     if (fx.origin === 'quit' && !this.agents.spec(tab.spec.kind)?.resume) return;
+    // A wake (the live capture of a tab that sleeps) continues the authority the tab's records
+    // give; it never grants one they do not: the validator decides this resume too (SPEC §9).
+    if (fx.origin === 'live' && tab.lifecycle === 'suspended' && !this.agents.resumeAuthority(tab, Object.values(this.state.tabs))) {
+      this.d.log.info('resume-refused', { tab: tab.id, reason: 'wake' });
+      return;
+    }
     this.guarded(() => {
       this.d.registry.putResumeRecord({ tabId: tab.id, agentKind: tab.spec.kind, sessionId: fx.sessionId, cwd: tab.spec.cwd, name: tab.name, origin: fx.origin, capturedAt: Date.now(), command: tab.spec.command });
-      if (fx.origin === 'live' && tab.bound) this.io.sendRaw(tab.id, { t: 'setResume', epoch: this.d.epoch, command: this.agents.resumeCommand(tab, Object.values(this.state.tabs)) });
+      if (fx.origin === 'live' && tab.bound) this.io.sendRaw(tab.id, { t: 'setResume', epoch: this.d.epoch, resume: this.agents.resumeAuthority(tab, Object.values(this.state.tabs)) });
     });
   }
 

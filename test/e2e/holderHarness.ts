@@ -42,7 +42,7 @@ export async function startTestHolder(cleanups: (() => void)[], opts: TestHolder
       ticketKey: deriveKey(secret, 'ticket', tabId, inc).toString('base64'),
       inputQueueBytes: 1024 * 1024,
       logDir: path.join(dir, 'logs'),
-      resumeCommand: null,
+      resume: null,
       recoveryDir: dir,
       bridgeKey: deriveKey(secret, 'bridge', tabId, inc).toString('base64'),
       bridgeSocketPath: path.join(dir, 'b.sock'),

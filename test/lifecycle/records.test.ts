@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExpired, RESUME_RECORD_MAX_AGE_MS, validateResume, type ResumeRecord } from '../../src/lifecycle/records.js';
+import { isExpired, parseResumeAuthority, resumeArgvAt, RESUME_RECORD_MAX_AGE_MS, validateResume, type ResumeRecord } from '../../src/lifecycle/records.js';
 
 const MAX = RESUME_RECORD_MAX_AGE_MS;
 const NOW = 1_700_000_000_000;
@@ -94,5 +94,36 @@ describe('validateResume', () => {
       ok: false,
       reason: 'held-elsewhere',
     });
+  });
+});
+
+describe("resumeArgvAt (a holder's own restart)", () => {
+  const argv = ['agent', '--resume', 's1'];
+
+  it('resumes while the record passes the validator at the holder\'s clock', () => {
+    expect(resumeArgvAt({ record: record(), argv }, 't1', NOW)).toEqual({ argv });
+    expect(resumeArgvAt({ record: record({ capturedAt: NOW - MAX }), argv }, 't1', NOW)).toEqual({ argv });
+  });
+
+  it('refuses a live or quit record that expired since it was given, never a sleep record', () => {
+    for (const origin of ['live', 'quit'] as const) {
+      expect(resumeArgvAt({ record: record({ origin, capturedAt: NOW - MAX - 1 }), argv }, 't1', NOW)).toEqual({ argv: null, reason: 'expired' });
+    }
+    expect(resumeArgvAt({ record: record({ origin: 'sleep', capturedAt: 0 }), argv }, 't1', NOW)).toEqual({ argv });
+  });
+
+  it('refuses without a record, or with another tab\'s', () => {
+    expect(resumeArgvAt(null, 't1', NOW)).toEqual({ argv: null, reason: 'none' });
+    expect(resumeArgvAt({ record: record({ tabId: 't2' }), argv }, 't1', NOW)).toEqual({ argv: null, reason: 'none' });
+  });
+});
+
+describe('parseResumeAuthority', () => {
+  it('takes a record and a non-empty argv of strings, and nothing else', () => {
+    const good = { record: record(), argv: ['a', '--resume', 's1'] };
+    expect(parseResumeAuthority(JSON.parse(JSON.stringify(good)))).toEqual(good);
+    for (const bad of [null, 'x', { argv: ['a'] }, { record: record(), argv: [] }, { record: record(), argv: [1] }, { record: { ...record(), origin: 'other' }, argv: ['a'] }, { record: { ...record(), capturedAt: 'x' }, argv: ['a'] }]) {
+      expect(parseResumeAuthority(bad), JSON.stringify(bad)).toBeNull();
+    }
   });
 });
