@@ -141,14 +141,15 @@ export function sessionMembers(
  * marker, and for an agent tab also their descendants that left the session. The walk over
  * descendants, here and in the plan, does not pass through a protected pid. */
 function excludedPids(s: RetirementSnapshot): Set<number> {
-  const excluded = new Set(s.protectedPids);
+  const isProtected = new Set(s.protectedPids);
+  const excluded = new Set(isProtected);
   const children = childrenOf(s.processes);
   for (const other of s.otherTabs) {
     if (other.tabId === s.tab.tabId) continue;
     const bound = new Set(other.bound.map(identityKey));
     const sessions = new Set(other.sessions.map((leader) => leader.pid));
     const claimed = s.processes.filter(
-      (p) => !s.protectedPids.includes(p.pid) && (bound.has(identityKey(p)) || sessions.has(p.sid) || p.tabMarker === other.tabId),
+      (p) => !isProtected.has(p.pid) && (bound.has(identityKey(p)) || sessions.has(p.sid) || p.tabMarker === other.tabId),
     );
     const roots = claimed.map((p) => p.pid);
     for (const pid of roots) excluded.add(pid);
@@ -157,7 +158,7 @@ function excludedPids(s: RetirementSnapshot): Set<number> {
     const queue = [...roots];
     while (queue.length > 0) {
       for (const child of children.get(queue.pop() as number) ?? []) {
-        if (seen.has(child.pid) || s.protectedPids.includes(child.pid)) continue;
+        if (seen.has(child.pid) || isProtected.has(child.pid)) continue;
         seen.add(child.pid);
         excluded.add(child.pid);
         queue.push(child.pid);
