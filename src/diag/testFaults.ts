@@ -8,6 +8,10 @@
 // A role key matches the role itself or its family: `holder` matches `holder-<tabId>`.
 // A1_TEST_SIGNAL_REFUSED=<argv0> makes every signal a1 sends to a process whose argv[0] is exactly
 // that fail, as for a process a1 may not signal: a close that cannot end one of its processes.
+//
+// A1_TEST_SERVER_START_BARRIER=<path> holds a starting server before it asks for the writer
+// lease until <path> exists; it first creates <path>.<pid> to say it arrived. A test releases
+// two servers at once into the lease race (SPEC §15: races are forced, never timed).
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { realTerminateIO, refusingSignals, type TerminateIO } from '../lifecycle/terminate.js';
@@ -61,4 +65,15 @@ function argv0Of(pid: number): string | null {
   } catch {
     return null;
   }
+}
+
+/** How often a server held at the start barrier looks for its release. */
+const BARRIER_POLL_MS = 5;
+
+/** Waits at the start barrier the environment names, if any (see the header). */
+export async function passStartBarrier(env: NodeJS.ProcessEnv): Promise<void> {
+  const barrier = env.A1_TEST_SERVER_START_BARRIER;
+  if (!barrier) return;
+  fs.writeFileSync(`${barrier}.${process.pid}`, '');
+  while (!fs.existsSync(barrier)) await new Promise((r) => setTimeout(r, BARRIER_POLL_MS));
 }

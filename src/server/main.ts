@@ -14,7 +14,7 @@ import { crashPoint, CRASH_AT_ENV } from '../crashPoints.js';
 import { createLogger, errorCode, pruneLogs } from '../log.js';
 import { installCrashHandlers, recordUnrequestedExits, type DiagContext } from '../diag/crashHandlers.js';
 import { startWatchdog, watchdogLimitsFromEnv } from '../diag/watchdog.js';
-import { installTestFaults, terminateIOFor } from '../diag/testFaults.js';
+import { installTestFaults, passStartBarrier, terminateIOFor } from '../diag/testFaults.js';
 import { countersOf } from '../diag/counters.js';
 import { pruneCrashRecords } from '../diag/crashRecord.js';
 
@@ -41,6 +41,7 @@ export async function serverMain(profile: string | undefined): Promise<void> {
   const config = loadConfig(paths.configDir, process.env);
   // Defaults stand in for what is broken; the client that started this server shows the notice.
   if (config.problem) log.warn('config-invalid');
+  await passStartBarrier(process.env);
   const taken = await leaseAtStart(paths.stateDir);
   if (taken.kind === 'lost') {
     // A verified live server holds the lease; the client connects to it.

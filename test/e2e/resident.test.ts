@@ -28,16 +28,6 @@ function stateDir(t: E2E): string {
   return path.join(t.home.dir, 'state', 'default');
 }
 
-function serverPids(t: E2E): number[] {
-  return pidsWithEnv('A1_HOME', t.home.dir).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('__server') && isAlive(pid);
-    } catch {
-      return false;
-    }
-  });
-}
-
 function takeLeaseNow(dir: string): WriterLease {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
@@ -156,16 +146,4 @@ describe('resident tabs', () => {
     }
   });
 
-  it('two a1 launched at once end with one server and both attached', async () => {
-    t = e2e();
-    const a = t.attach();
-    const b = t.attach();
-    await a.waitForText(PROMPT_SEEN);
-    await b.waitForText(PROMPT_SEEN);
-    await a.waitForText('agent');
-    await b.waitForText('agent');
-    expect(serverPids(t)).toHaveLength(1);
-    const l = await listing(t);
-    expect(l.tabs).toHaveLength(1);
-  });
 });
