@@ -7,14 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHolder, firstState } from '../../src/server/holderLink.js';
-import { resolvePaths } from '../../src/paths.js';
-import { deriveKey, loadOrCreateSecret } from '../../src/security.js';
-import { e2e, listing, livePids, protocolClient, stateDir, type E2E, type Listing } from './harness.js';
+import { e2e, holderControl as connectAsServer, listing, logEntries, protocolClient, serverPids, stateDir, type E2E, type Listing } from './harness.js';
 import { readDiskRegistry, spawnServer } from './serverProcess.js';
 import { isAlive, killTracked, pidsWithEnv } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 import type { Connection } from '../../src/protocol/connection.js';
+
+/** A holder's control connection, as its server has it. */
+async function holderControl(e: E2E, tabId: string): Promise<Connection> {
+  return (await connectAsServer(e, tabId)).conn;
+}
 
 let t: E2E | undefined;
 const stopped: number[] = [];
@@ -48,29 +50,6 @@ async function oneTab(): Promise<Listing> {
   }, { what: 'tab a running' });
 }
 
-/** Connects to a tab's holder as its server would: the credential derived from the profile secret. */
-async function holderControl(e: E2E, tabId: string): Promise<Connection> {
-  const paths = resolvePaths({ env: e.env });
-  const db = new Database(path.join(stateDir(e), 'registry.db'), { readonly: true });
-  const row = db.prepare('SELECT holder_inc AS inc FROM tabs WHERE id = ?').get(tabId) as { inc: string };
-  db.close();
-  const key = deriveKey(loadOrCreateSecret(paths.secretFile), 'holder', tabId, row.inc);
-  const conn = await connectHolder(paths.holderSock(tabId, row.inc), key);
-  await firstState(conn);
-  return conn;
-}
-
-/** Live processes of the profile started as `a1 __server`. */
-function serverPids(e: E2E): number[] {
-  return livePids(e).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('__server');
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** Makes the lease row name a process that is not the writer: its pid recycled, as it would read. */
 function tamperWriterRecord(e: E2E): void {
   const db = new Database(path.join(stateDir(e), 'registry.db'), { timeout: 5_000 });
@@ -87,14 +66,7 @@ function loseWriterLock(e: E2E): void {
 }
 
 function logEvents(e: E2E, role: RegExp): string[] {
-  const dir = path.join(stateDir(e), 'logs');
-  const events: string[] = [];
-  for (const name of fs.readdirSync(dir).filter((n) => role.test(n))) {
-    for (const line of fs.readFileSync(path.join(dir, name), 'utf8').split('\n')) {
-      if (line) events.push(String((JSON.parse(line) as { event?: string }).event));
-    }
-  }
-  return events;
+  return logEntries(e, role).map((l) => l.event);
 }
 
 describe('fencing', () => {

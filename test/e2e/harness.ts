@@ -3,9 +3,13 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { ServerClient } from '../../src/serverClient.js';
 import type { ListingEntry } from '../../src/protocol/messages.js';
+import type { Connection } from '../../src/protocol/connection.js';
 import { resolvePaths } from '../../src/paths.js';
+import { deriveKey, loadOrCreateSecret } from '../../src/security.js';
+import { connectHolder, firstState } from '../../src/server/holderLink.js';
 import { makeHome, type TestHome } from '../helpers/home.js';
 import { PtyDriver, a1Argv } from '../helpers/pty.js';
 import { isAlive, killAllWithEnv, pidsWithEnv } from '../helpers/procs.js';
@@ -85,6 +89,50 @@ export function serverPids(t: E2E): number[] {
 /** The profile's state directory (registry, backups, logs) under the test's A1_HOME. */
 export function stateDir(t: E2E): string {
   return path.join(t.home.dir, 'state', 'default');
+}
+
+/** Live processes of the profile started as `a1 __server`. */
+export function serverPids(t: E2E): number[] {
+  return livePids(t).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('__server');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** One entry of a1's structured logs: the envelope and whatever allowlisted fields it has. */
+export interface LogEntry {
+  at: string;
+  pid: number;
+  level: 'info' | 'warn' | 'error';
+  role: string;
+  event: string;
+  [field: string]: unknown;
+}
+
+/** Every entry of the profile's log files whose name matches `file` (e.g. /^server/, /^holder-/). */
+export function logEntries(t: E2E, file: RegExp): LogEntry[] {
+  const dir = path.join(stateDir(t), 'logs');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((n) => file.test(n))
+    .flatMap((n) => fs.readFileSync(path.join(dir, n), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogEntry));
+}
+
+/** Connects to a tab's holder as its server would, with the credential derived from the profile
+ * secret, and waits for the state it sends first. Sends nothing: the real server stays its server. */
+export async function holderControl(t: E2E, tabId: string): Promise<{ conn: Connection; state: Awaited<ReturnType<typeof firstState>> }> {
+  const paths = resolvePaths({ env: t.env });
+  const db = new Database(path.join(stateDir(t), 'registry.db'), { readonly: true });
+  const row = db.prepare('SELECT holder_inc AS inc FROM tabs WHERE id = ?').get(tabId) as { inc: string };
+  db.close();
+  const key = deriveKey(loadOrCreateSecret(paths.secretFile), 'holder', tabId, row.inc);
+  const conn = await connectHolder(paths.holderSock(tabId, row.inc), key);
+  const state = await firstState(conn);
+  return { conn, state };
 }
 
 /** The profile's run directory (server socket, client token, holder sockets). */

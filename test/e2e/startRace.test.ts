@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2e, listing, livePids, PROMPT_SEEN, stateDir, type E2E } from './harness.js';
+import { e2e, listing, logEntries, PROMPT_SEEN, serverPids, stateDir, type E2E } from './harness.js';
 import { readDiskRegistry, spawnServer, type ServerProcess } from './serverProcess.js';
 import { lockHolder } from '../../src/store/lockHolder.js';
 import { isAlive, killTracked } from '../helpers/procs.js';
@@ -18,23 +18,6 @@ afterEach(async () => {
   await t?.teardown();
   t = undefined;
 });
-
-interface LogLine {
-  pid: number;
-  level: string;
-  event: string;
-}
-
-/** Every entry of the profile's server logs. */
-function serverLog(e: E2E): LogLine[] {
-  const dir = path.join(stateDir(e), 'logs');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((n) => n.startsWith('server'))
-    .flatMap((n) => fs.readFileSync(path.join(dir, n), 'utf8').split('\n').filter(Boolean))
-    .map((l) => JSON.parse(l) as LogLine);
-}
 
 /** The crash records the profile has (a losing server must leave none). */
 function crashRecords(e: E2E): string[] {
@@ -49,16 +32,6 @@ function arrivals(file: string): number[] {
     .readdirSync(path.dirname(file))
     .filter((n) => n.startsWith(`${base}.`))
     .map((n) => Number(n.slice(base.length + 1)));
-}
-
-function serverPids(e: E2E): number[] {
-  return livePids(e).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('__server');
-    } catch {
-      return false;
-    }
-  });
 }
 
 async function attachedClients(e: E2E): Promise<number> {
@@ -98,7 +71,7 @@ describe('two launches race', () => {
     // One writer: the kernel's lock and the lease row name the winner, at the one epoch.
     expect(lockHolder(path.join(stateDir(t), 'writer.lock'))).toBe(winner.pid);
     expect(readDiskRegistry(t)).toMatchObject({ epoch: 1, writer: { pid: winner.pid, epoch: 1 } });
-    expect(serverLog(t).filter((l) => l.pid === loser.pid)).toEqual([]);
+    expect(logEntries(t, /^server/).filter((l) => l.pid === loser.pid)).toEqual([]);
     expect(crashRecords(t)).toEqual([]);
 
     const a = t.attach();
@@ -133,7 +106,7 @@ describe('two launches race', () => {
     await waitFor(() => !isAlive(loser), { what: 'the losing server gone' });
     expect(serverPids(t)).toEqual([l.server!.pid]);
     expect(readDiskRegistry(t)).toMatchObject({ epoch: 1, writer: { pid: l.server!.pid } });
-    expect(serverLog(t).filter((x) => x.pid === loser)).toEqual([]);
+    expect(logEntries(t, /^server/).filter((x) => x.pid === loser)).toEqual([]);
     expect(crashRecords(t)).toEqual([]);
     await waitFor(async () => (await attachedClients(t!)) === 2, { what: 'both clients attached to the one server' });
     // Both view the one tab's shell: what its controller (whichever claimed it first) types,

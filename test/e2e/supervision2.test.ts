@@ -4,10 +4,8 @@
 // client attached is replaced by a holder after a random 1–3 s, and a clean server exit or a
 // host stop is never followed by a start.
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2e, hostStop, listing, stateDir, type E2E, type Listing } from './harness.js';
+import { e2e, hostStop, listing, logEntries, type E2E, type Listing } from './harness.js';
 import { isAlive, pidsWithEnv } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 import { a1Argv } from '../helpers/pty.js';
@@ -19,21 +17,6 @@ afterEach(async () => {
   await t?.teardown();
   t = undefined;
 });
-
-interface LogEntry {
-  at: string;
-  pid: number;
-  event: string;
-  reason?: string;
-}
-
-function logEntries(e: E2E, file: RegExp): LogEntry[] {
-  const dir = path.join(stateDir(e), 'logs');
-  return fs
-    .readdirSync(dir)
-    .filter((n) => file.test(n))
-    .flatMap((n) => fs.readFileSync(path.join(dir, n), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogEntry));
-}
 
 /** `a1 ...args` with the test's environment plus `extra`, for this one command. */
 function runWithEnv(e: E2E, extra: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
