@@ -9,6 +9,10 @@ import type { InputEvent } from '../input/events.js';
 import type { Ticket } from '../security.js';
 
 const DATA_CONNECT_TIMEOUT_MS = 2_000;
+/** A size the holder has not reported back is sent again after this, then at twice the pause
+ * each time up to RESIZE_RETRY_MAX_MS: long enough for a loaded holder's answer to arrive. */
+const RESIZE_RETRY_FIRST_MS = 250;
+const RESIZE_RETRY_MAX_MS = 4_000;
 
 export type HistoryReply = Omit<HistoryPageMsg, 't' | 'reqId'>;
 export type SearchReply = Omit<SearchResultMsg, 't' | 'reqId'>;
@@ -40,6 +44,12 @@ export class HolderView {
   private readonly requests = new Map<number, { resolve(reply: unknown): void; reject(err: Error): void }>();
   private nextReqId = 1;
   private closed = false;
+  /** The size this client, as controller, last asked for, and the size the holder last reported:
+   * resize is desired state (SPEC §7), sent again until the two agree. */
+  private wantedSize: { cols: number; rows: number } | null = null;
+  private reportedSize: { cols: number; rows: number } | null = null;
+  private resizeRetry: NodeJS.Timeout | null = null;
+  private resizeRetryMs = RESIZE_RETRY_FIRST_MS;
 
   private constructor(
     private readonly conn: Connection,
@@ -55,12 +65,17 @@ export class HolderView {
         case 'surface':
           on.patch(m.patch as SurfacePatch);
           break;
-        case 'state':
-          on.state(m.state as HolderState);
+        case 'state': {
+          const state = m.state as HolderState;
+          this.reportedSize = { cols: state.cols, rows: state.rows };
+          this.settleSize();
+          on.state(state);
           break;
+        }
         case 'controller':
           this.controller = { clientId: (m.clientId as string | undefined) ?? null, rev: m.rev as number };
           this.controllerHeard = true;
+          this.settleSize();
           on.controller(this.controller);
           break;
         case 'inputRejected':
@@ -81,6 +96,7 @@ export class HolderView {
     });
     conn.onClose(() => {
       this.closed = true;
+      this.stopResizeRetry();
       const waiting = [...this.requests.values()];
       this.requests.clear();
       for (const w of waiting) w.reject(new ViewClosedError());
@@ -129,8 +145,42 @@ export class HolderView {
     if (events.length > 0) this.conn.send({ t: 'input', rev: this.controller.rev, events });
   }
 
+  /** Asks for the tab's size, and keeps asking until the holder reports it (a resize can be lost
+   * with its connection, or land before the holder knew this client controls the tab). */
   resize(cols: number, rows: number): void {
+    this.wantedSize = { cols, rows };
+    this.resizeRetryMs = RESIZE_RETRY_FIRST_MS;
+    this.stopResizeRetry();
     this.conn.send({ t: 'resize', rev: this.controller.rev, cols, rows });
+    this.settleSize();
+  }
+
+  /** Level-triggered: while the holder's reported size differs from the wanted one and this
+   * client still controls the tab, a retry is armed; once they agree (or control moved on), none is. */
+  private settleSize(): void {
+    const want = this.wantedSize;
+    const have = this.reportedSize;
+    const settled = !want || !this.isController || this.closed || (have !== null && have.cols === want.cols && have.rows === want.rows);
+    if (settled) {
+      this.stopResizeRetry();
+      this.resizeRetryMs = RESIZE_RETRY_FIRST_MS;
+      return;
+    }
+    if (this.resizeRetry) return;
+    this.resizeRetry = setTimeout(() => {
+      this.resizeRetry = null;
+      const again = this.wantedSize;
+      if (!again || !this.isController || this.closed) return;
+      this.conn.send({ t: 'resize', rev: this.controller.rev, cols: again.cols, rows: again.rows });
+      this.resizeRetryMs = Math.min(this.resizeRetryMs * 2, RESIZE_RETRY_MAX_MS);
+      this.settleSize();
+    }, this.resizeRetryMs);
+    this.resizeRetry.unref();
+  }
+
+  private stopResizeRetry(): void {
+    if (this.resizeRetry) clearTimeout(this.resizeRetry);
+    this.resizeRetry = null;
   }
 
   /** Whether the holder offers `method` (an older holder may lack one this client knows). */
@@ -149,6 +199,7 @@ export class HolderView {
   }
 
   close(): void {
+    this.stopResizeRetry();
     this.conn.close();
   }
 

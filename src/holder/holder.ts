@@ -38,6 +38,7 @@ import { parseOsc52 } from './clipboard.js';
 import { probeServer, restartDelayMs, shouldStartServer, startServerProcess } from './serverWatch.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
+import { takeArmedFault } from '../diag/testFaults.js';
 
 const { Terminal } = xtermHeadless;
 type XTerm = InstanceType<typeof Terminal>;
@@ -740,6 +741,7 @@ export class Holder {
         return;
       case 'resize':
         if (!this.isController(client, msg.rev as number)) return;
+        if (takeArmedFault('drop-resize')) return this.log.warn('test-resize-dropped');
         this.resize(msg.cols as number, msg.rows as number);
         return;
       // Copy mode: read-only and per client, so any client may ask, controller or not.
@@ -855,17 +857,22 @@ export class Holder {
     for (const owner of new Set(batches.map((b) => b.owner))) owner.conn.send({ t: 'inputRejected', reason: 'queue-full' });
   }
 
+  /** Resize is desired state (SPEC §7): the model and the PTY each take the controller's size
+   * unless they already have it, so a size the PTY missed is applied when it is asked again. */
   private resize(cols: number, rows: number): void {
     if (cols < 1 || rows < 1 || cols > 1000 || rows > 500) return;
+    const child = this.child;
+    if (child && (child.cols !== cols || child.rows !== rows)) {
+      try {
+        child.resize(cols, rows);
+      } catch (err) {
+        this.log.warn('resize-failed', { code: errorCode(err) });
+      }
+    }
     if (cols === this.term.cols && rows === this.term.rows) return;
     this.term.resize(cols, rows);
     // Reflow rewrites rows without a parse to report it.
     this.rowCache.markAll();
-    try {
-      this.child?.resize(cols, rows);
-    } catch (err) {
-      this.log.warn('resize-failed', { code: errorCode(err) });
-    }
     for (const c of this.clients) c.sentRows = null;
     this.frames.request();
     this.broadcastState();

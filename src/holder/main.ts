@@ -22,7 +22,7 @@ export async function holderMain(): Promise<void> {
   const diag = { role: log.role, incarnation: init.holderInc, crashDir: crashDirBesideLogs(init.logDir), log };
   installCrashHandlers(diag);
   recordUnrequestedExits(diag);
-  installTestFaults(process.env, log.role);
+  installTestFaults(process.env, log.role, log);
   // In-thread stall measurement only: see src/diag/watchdog.ts for why holders run no worker.
   startWatchdog({ ctx: diag, blockedLoop: false, ...watchdogLimitsFromEnv(process.env) });
   process.on('SIGHUP', () => {

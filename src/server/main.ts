@@ -103,7 +103,7 @@ export async function serverMain(profile: string | undefined): Promise<void> {
   const diag: DiagContext = { role: 'server', incarnation: String(epoch), crashDir: paths.crashDir, log };
   installCrashHandlers(diag);
   recordUnrequestedExits(diag);
-  installTestFaults(process.env, 'server');
+  installTestFaults(process.env, 'server', log);
   // Records are pruned as they are written; a quiet profile's old ones go at a start.
   pruneLogs(paths.logsDir, Date.now());
   pruneCrashRecords(paths.crashDir, Date.now());

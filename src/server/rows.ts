@@ -77,5 +77,6 @@ export function reportOf(state: HolderState): HolderReport {
     child: state.childPid && state.childInc ? { pid: state.childPid, inc: state.childInc } : null,
     exit: state.exit,
     glyph: state.glyph,
+    ...(state.cols > 0 && state.rows > 0 ? { size: { cols: state.cols, rows: state.rows } } : {}),
   };
 }

@@ -50,4 +50,9 @@ describe('registry rows and core tabs', () => {
     expect(reportOf(st)).toEqual({ lifecycle: 'running', sessionId: 's', agentKind: 'claude', child: { pid: 7, inc: 'c' }, exit: null, glyph: '' });
     expect(reportOf({ ...st, childInc: null, agent: null }).child).toBeNull();
   });
+
+  it("a holder's state reports its terminal's size, so a replacement can start at it", () => {
+    const st = { lifecycle: 'running', childPid: 7, childInc: 'c', exit: null, glyph: '', agent: null, cols: 100, rows: 29 } as unknown as HolderState;
+    expect(reportOf(st).size).toEqual({ cols: 100, rows: 29 });
+  });
 });

@@ -612,6 +612,19 @@ describe('what the core carries without deciding on it', () => {
     expect(spawns(lost.effects).map((f) => f.options)).toEqual([{}]);
   });
 
+  it('a replacement holder starts at the size its predecessor last reported, from a state or from its adoption', () => {
+    const { s: running, tabId, inc } = withRunningTab();
+    const resized = drive(running, { t: 'holderState', tabId, inc, report: { ...report('running'), size: { cols: 100, rows: 29 } } }).state;
+    const lost = drive(drive(resized, { t: 'linkClosed', tabId, inc }).state, { t: 'holderGone', tabId, inc });
+    const [spawn] = spawns(lost.effects);
+    expect(spawn.options).toEqual({ cols: 100, rows: 29 });
+    let s = drive(lost.state, { t: 'spawned', tabId, inc: spawn.inc, pid: 60, startTime: 'st60' }).state;
+    const facts = { pid: 60, startTime: 'st60', controller: { clientId: null, rev: 0 }, ...report('running'), size: { cols: 90, rows: 24 } };
+    s = drive(s, { t: 'holderVerified', tabId, inc: spawn.inc, facts }).state;
+    const again = drive(drive(s, { t: 'linkClosed', tabId, inc: spawn.inc }).state, { t: 'holderGone', tabId, inc: spawn.inc });
+    expect(spawns(again.effects).map((f) => f.options)).toEqual([{ cols: 90, rows: 24 }]);
+  });
+
   it('a restart with f starts the new holder fresh', () => {
     const { s, tabId } = failedPastBudget();
     const r = drive(s, req('c1', 9, { op: 'restart', tabId, fresh: true, force: false }));

@@ -49,7 +49,7 @@ export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: strin
   const tab = s.tabs[tabId];
   if (!tab?.verifying || tab.holder?.inc !== inc) return s;
   const { pid: _pid, startTime: _start, controller: _controller, ...reported } = f;
-  const bound: Partial<CoreTab> = { verifying: false, bound: true, unanswered: 0, controller: f.controller, transfer: null, reported };
+  const bound: Partial<CoreTab> = { verifying: false, bound: true, unanswered: 0, controller: f.controller, transfer: null, reported, size: f.size ?? tab.size };
   // An adopted holder the row already names is bound at once: there is nothing to write.
   if (tab.holder.pid === f.pid && tab.holder.startTime === f.startTime) return { ...s, tabs: patchTab(s.tabs, tabId, bound) };
   return commit(s, fx, { t: 'update', id: tabId, patch: { holder: { inc, pid: f.pid, startTime: f.startTime } } }, {
@@ -113,7 +113,7 @@ export function onLinkClosed(s: CoreState, fx: Effect[], tabId: string, inc: str
 export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: string, reported: HolderReport): CoreState {
   const tab = s.tabs[tabId];
   if (!acceptsHolderReport(present(tab)) || !tab.bound || tab.holder?.inc !== inc) return s;
-  return { ...s, tabs: patchTab(s.tabs, tabId, { reported, unanswered: 0 }) };
+  return { ...s, tabs: patchTab(s.tabs, tabId, { reported, unanswered: 0, size: reported.size ?? tab.size }) };
 }
 
 /** Commits what the bound holder reported and the registry does not say yet. A session another

@@ -54,7 +54,8 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
       const inc = incarnationId(s.serverId, s.nextId);
       s = { ...s, nextId: s.nextId + 1 };
       s = commit(s, fx, { t: 'update', id, patch: { holder: { inc, pid: null, startTime: null }, child: null, lastExit: null, lifecycle: 'starting' } }, {
-        onOk: [{ t: 'spawnHolder', epoch: s.epoch, tabId: id, inc, options: tab.startOptions ?? {} }],
+        // A replacement holder starts at the size the tab last had; a new tab at its creator's.
+        onOk: [{ t: 'spawnHolder', epoch: s.epoch, tabId: id, inc, options: { ...(tab.size ?? {}), ...(tab.startOptions ?? {}) } }],
         onFail: [],
         runtime: { tabId: id, ok: { starting: inc, startOptions: null } },
         spawn: { inc, tabId: id },

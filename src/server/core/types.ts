@@ -121,6 +121,9 @@ export interface CoreTab extends DurableTab {
   reported: HolderReport | null;
   /** Since when the tab has been continuously idle-suspendable (unviewed, quiet, resumable). */
   quietSince: number | null;
+  /** The size its holder last reported, kept when the holder is lost: a replacement starts at
+   * the controller's size, not at 120×40 (SPEC §7: resize is desired state). */
+  size: TerminalSize | null;
 }
 
 export interface WaitingView {
@@ -173,6 +176,12 @@ export type Request =
 
 export type CommitResult = 'ok' | 'fenced' | 'failed';
 
+/** A terminal's size in cells. */
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
 /** What a holder reports with every state. */
 export interface HolderReport {
   lifecycle: Lifecycle;
@@ -183,6 +192,8 @@ export interface HolderReport {
   exit: ExitStatus | null;
   /** The status glyph the holder decided (src/status/model.ts): idle suspension needs a quiet one. */
   glyph: string | null;
+  /** Its terminal's size: the latest its controller applied. */
+  size?: TerminalSize;
 }
 
 /** What the holder says about itself when verified (adoption or reconnection). */
