@@ -31,6 +31,8 @@ export const CRASH_REASONS = [
   'holder-exit',
   /** The server ended a holder that missed its heartbeats (the holder's watchdog, SPEC §10). */
   'holder-timeout',
+  /** The process found its own state contradicting itself (the server: memory against registry). */
+  'invariant-violation',
 ] as const;
 export type CrashReason = (typeof CRASH_REASONS)[number];
 

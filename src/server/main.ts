@@ -12,11 +12,11 @@ import { Server } from './server.js';
 import { leaseAtStart } from './ownerCheck.js';
 import { crashPoint, CRASH_AT_ENV } from '../crashPoints.js';
 import { createLogger, errorCode, pruneLogs } from '../log.js';
-import { installCrashHandlers, recordUnrequestedExits, type DiagContext } from '../diag/crashHandlers.js';
+import { installCrashHandlers, recordCrash, recordUnrequestedExits, type DiagContext } from '../diag/crashHandlers.js';
 import { startWatchdog, watchdogLimitsFromEnv } from '../diag/watchdog.js';
 import { installTestFaults, passStartBarrier, terminateIOFor } from '../diag/testFaults.js';
 import { countersOf } from '../diag/counters.js';
-import { pruneCrashRecords } from '../diag/crashRecord.js';
+import { CRASH_EXIT_CODE, pruneCrashRecords } from '../diag/crashRecord.js';
 
 export async function serverMain(profile: string | undefined): Promise<void> {
   process.umask(0o077);
@@ -92,6 +92,11 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     testLacksOps: process.env.A1_TEST_SERVER_LACKS?.split(',').filter(Boolean),
     terminateIO: terminateIOFor(process.env),
     diag: () => ({ counters: countersOf(log.counts()) }),
+    onInvariantViolation: (found) => {
+      log.error('invariant-violation', { kind: found });
+      recordCrash(diag, 'invariant-violation', { kind: found });
+      process.exit(CRASH_EXIT_CODE);
+    },
     onExit: (code) => {
       log.info('exit', { code });
       registry.close();

@@ -36,6 +36,7 @@ import { SHELL_KIND, isShellCommand } from '../lifecycle/agents.js';
 import { sanitizeChildEnv } from './childEnv.js';
 import { expectedRev, listingEntry, NOT_RESUMABLE, PAST_SESSIONS_LISTED, pastSessions, refusal, tabInfo, unendedNotice } from './answers.js';
 import { durableToRow, patchToRow, rowToDurable } from './rows.js';
+import { contradiction, type Contradiction } from './invariants.js';
 
 /** The exit status of a server that found itself fenced (EX_TEMPFAIL: its successor runs). */
 const FENCED_EXIT_CODE = 75;
@@ -93,6 +94,8 @@ export interface ServerDeps {
   terminateIO: TerminateIO;
   /** This process's diagnostics for host status: counters since it started (src/diag). */
   diag?: () => { counters: Counters };
+  /** Ends the process at once with a crash record: its state contradicts itself (SPEC §3). */
+  onInvariantViolation: (found: Contradiction) => void;
 }
 
 export class Server {
@@ -196,8 +199,12 @@ export class Server {
 
   private execute(fx: Effect): void {
     switch (fx.t) {
-      case 'commit':
-        return this.feed({ t: 'committed', id: fx.id, result: this.commit(fx) });
+      case 'commit': {
+        const result = this.commit(fx);
+        this.feed({ t: 'committed', id: fx.id, result });
+        if (result === 'ok') this.checkInvariants();
+        return;
+      }
       case 'spawnHolder':
         if (this.stillWriter()) void this.io.spawn(fx, this.spawnPlan(fx));
         return;
@@ -230,10 +237,30 @@ export class Server {
 
   private tick(): void {
     if (!this.stillWriter()) return;
+    this.checkInvariants();
+    if (this.exited) return;
     const now = Date.now();
     const heartbeat = now - this.lastBeat >= HOLDER_HEARTBEAT_MS;
     if (heartbeat) this.lastBeat = now;
     this.feed({ t: 'tick', now, heartbeat });
+  }
+
+  /** Memory and the registry agree on the tabs and the revision (./invariants.ts); when they do
+   * not, this server ends now and its replacement starts from the registry. A registry that
+   * cannot be read is not a contradiction: that is a write failure's degraded state. */
+  private checkInvariants(): void {
+    if (this.exited || this.state.phase === 'starting') return;
+    let registry;
+    try {
+      registry = { rev: this.d.registry.revision, tabs: this.d.registry.listTabs() };
+    } catch (err) {
+      this.d.log.warn('invariant-check-failed', { code: errorCode(err) });
+      return;
+    }
+    const found = contradiction({ rev: this.state.rev, tabs: Object.values(this.state.tabs) }, registry);
+    if (!found) return;
+    this.exited = true;
+    this.d.onInvariantViolation(found);
   }
 
   /** Runs a registry write outside a commit (records, meta); a fenced one stops this server. */
