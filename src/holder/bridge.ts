@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import fs from 'node:fs';
+import path from 'node:path';
 import { Connection } from '../protocol/connection.js';
 import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
@@ -87,6 +88,10 @@ function cleanField(v: unknown): string | null {
 
 export class BridgeListener {
   private server: net.Server | null = null;
+  /** The inode of the socket file this listener bound: the path is ours while it names it. */
+  private ino: number | null = null;
+  /** A restore failed and was logged: the next failures of this outage are not (one a tick). */
+  private restoreFailing = false;
   /** Each `a1 status` is its own process and connection, so hooks fired close together can
    * arrive out of order; a report from a process started before the newest one admitted is stale
    * and dropped. */
@@ -121,11 +126,41 @@ export class BridgeListener {
       server.listen(this.socketPath, () => {
         server.off('error', reject);
         fs.chmodSync(this.socketPath, 0o600);
+        this.ino = fs.statSync(this.socketPath).ino;
         server.on('error', (err) => this.log.warn('bridge-listen-error', { code: errorCode(err) }));
         this.server = server;
         resolve();
       });
     });
+  }
+
+  /** Whether the socket path still names the socket this listener bound (SPEC §4: a socket path
+   * can vanish, for example when a tmp cleaner removes it). */
+  inPlace(): boolean {
+    try {
+      const st = fs.lstatSync(this.socketPath);
+      return st.isSocket() && st.ino === this.ino;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Binds the socket path again after it vanished; false while something keeps it from binding. */
+  async restore(): Promise<boolean> {
+    // Closed first: closing a listener removes its path, which must not take the new socket along.
+    this.server?.close();
+    this.server = null;
+    this.ino = null;
+    try {
+      fs.mkdirSync(path.dirname(this.socketPath), { recursive: true, mode: 0o700 });
+      await this.listen();
+      this.restoreFailing = false;
+      return true;
+    } catch (err) {
+      if (!this.restoreFailing) this.log.warn('bridge-restore-failed', { code: errorCode(err) });
+      this.restoreFailing = true;
+      return false;
+    }
   }
 
   private accept(socket: net.Socket): void {
@@ -188,6 +223,7 @@ export class BridgeListener {
 
   close(): void {
     this.server?.close();
+    if (!this.inPlace()) return;
     try {
       fs.unlinkSync(this.socketPath);
     } catch {

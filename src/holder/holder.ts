@@ -477,10 +477,30 @@ export class Holder {
   /** Clock-driven states, and the restart of a child that heartbeats and then goes silent (only
    * one that heartbeats at least once: hook-only agents are never restarted for silence). */
   private onStatusTick(): void {
+    this.keepBridge();
     this.refreshGlyph();
     const silence = heartbeatSilenceMs(this.status, Date.now());
     if (silence !== null && silence >= this.init.unresponsiveRestartMs && this.child) this.killChildForRestart('unresponsive');
   }
+
+  /** A bridge socket that vanished is bound again within one tick (SPEC §4); until it is, the
+   * child's silence is not counted against it (SPEC §10: transport loss alone is no hang). */
+  private keepBridge(): void {
+    if (this.bridgeRestoring || this.terminating || this.bridge.inPlace()) return;
+    this.bridgeRestoring = true;
+    if (!this.status.bridgeDown) {
+      this.log.warn('bridge-lost');
+      this.onStatus({ k: 'bridge', up: false, at: Date.now() });
+    }
+    void this.bridge.restore().then((ok) => {
+      this.bridgeRestoring = false;
+      if (!ok || this.terminating) return;
+      this.log.info('bridge-restored');
+      this.onStatus({ k: 'bridge', up: true, at: Date.now() });
+    });
+  }
+
+  private bridgeRestoring = false;
 
   private onViewersChanged(): void {
     const viewed = [...this.clients].some((c) => c.attached);

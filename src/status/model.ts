@@ -22,6 +22,8 @@
 //   keys alone can never produce ✓ or ?.
 // - unresponsive (!) once the child has sent a heartbeat and then none for unresponsiveMs; any
 //   report counts as a sign of life. Hook-only agents never heartbeat and are never unresponsive.
+// - While the tab's bridge socket is gone, silence is the transport's, not the child's: it is not
+//   counted, and once the bridge is back it is counted from then (SPEC §10).
 // - stalled (⧗) while working with no working/progress report (or approve) for stallMs.
 // - Precedence: process fact > unresponsive > the agent's phase (stalled refines working).
 import type { Glyph } from '../app/strip/glyphs.js';
@@ -41,7 +43,9 @@ export type StatusEvent =
   | { k: 'key'; key: string; rules: AgentKeyRules; at: number }
   | { k: 'process'; what: ProcessFact; at: number }
   /** Whether any client views the tab now (decided by the server from its clients' views). */
-  | { k: 'viewed'; viewed: boolean; at: number };
+  | { k: 'viewed'; viewed: boolean; at: number }
+  /** Whether the tab's bridge socket is there to take reports (the holder re-creates a lost one). */
+  | { k: 'bridge'; up: boolean; at: number };
 
 export interface StatusState {
   readonly process: ProcessFact;
@@ -60,6 +64,8 @@ export interface StatusState {
    * (Codex sends its notify besides its Stop hook, and a late one arrives after the view moved
    * on) must not bring back a ✓ the user already saw. */
   readonly turnEnded: boolean;
+  /** The bridge socket is gone: no report can arrive, so silence says nothing of the child. */
+  readonly bridgeDown: boolean;
 }
 
 export const INITIAL_STATUS: StatusState = Object.freeze({
@@ -71,12 +77,14 @@ export const INITIAL_STATUS: StatusState = Object.freeze({
   progressAt: 0,
   dialog: null,
   turnEnded: false,
+  bridgeDown: false,
 });
 
 const LIVE: ReadonlySet<ProcessFact> = new Set(['starting', 'running']);
 
 function newIncarnation(s: StatusState, process: ProcessFact, at: number): StatusState {
-  return { ...INITIAL_STATUS, process, viewed: s.viewed, progressAt: at };
+  // The bridge is the holder's, not the incarnation's: its state carries over.
+  return { ...INITIAL_STATUS, process, viewed: s.viewed, bridgeDown: s.bridgeDown, progressAt: at };
 }
 
 function onReport(s: StatusState, state: AgentState, at: number): StatusState {
@@ -133,6 +141,9 @@ export function reduceStatus(s: StatusState, e: StatusEvent): StatusState {
       return onProcess(s, e.what, e.at);
     case 'viewed':
       return { ...s, viewed: e.viewed, phase: e.viewed && s.phase === 'done' ? 'idle' : s.phase };
+    case 'bridge':
+      if (!e.up) return { ...s, bridgeDown: true };
+      return { ...s, bridgeDown: false, heartbeatAt: s.heartbeatAt === null ? null : e.at };
   }
 }
 
@@ -142,9 +153,10 @@ export interface GlyphClock {
   stallMs: number;
 }
 
-/** How long a heartbeating child has been silent; null when it never heartbeats (never restart it for silence). */
+/** How long a heartbeating child has been silent; null when it never heartbeats or its bridge is
+ * gone (never restart it for that silence). */
 export function heartbeatSilenceMs(s: StatusState, now: number): number | null {
-  if (s.heartbeatAt === null || s.process !== 'running') return null;
+  if (s.heartbeatAt === null || s.process !== 'running' || s.bridgeDown) return null;
   return Math.max(0, now - s.heartbeatAt);
 }
 

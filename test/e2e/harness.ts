@@ -10,6 +10,7 @@ import type { Connection } from '../../src/protocol/connection.js';
 import { resolvePaths } from '../../src/paths.js';
 import { deriveKey, loadOrCreateSecret } from '../../src/security.js';
 import { connectHolder, firstState } from '../../src/server/holderLink.js';
+import { WriterLease } from '../../src/store/lease.js';
 import { makeHome, type TestHome } from '../helpers/home.js';
 import { PtyDriver, a1Argv } from '../helpers/pty.js';
 import { isAlive, killAllWithEnv, pidsWithEnv } from '../helpers/procs.js';
@@ -89,6 +90,23 @@ export function serverPids(t: E2E): number[] {
 /** The profile's state directory (registry, backups, logs) under the test's A1_HOME. */
 export function stateDir(t: E2E): string {
   return path.join(t.home.dir, 'state', 'default');
+}
+
+/** How long a killed server's lock may take to be released by the kernel. */
+const LEASE_RELEASE_TIMEOUT_MS = 10_000;
+
+/**
+ * Takes the profile's writer lease the moment the kernel releases it (after the test killed the
+ * server), so that no replacement can start while the test holds it ("input during the outage",
+ * SPEC §15). Tight on purpose: a replacement needs a whole Node start before it even asks.
+ */
+export function takeLeaseNow(t: E2E): WriterLease {
+  const deadline = Date.now() + LEASE_RELEASE_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const lease = WriterLease.tryAcquire(stateDir(t));
+    if (lease) return lease;
+  }
+  throw new Error('the writer lease was not released after the server was killed');
 }
 
 /** Live processes of the profile started as `a1 __server`. */

@@ -51,6 +51,11 @@ export function agentStarts(dir: string, sessionId: string): Record<string, unkn
   return readJsonLines(path.join(dir, `${sessionId}.starts.jsonl`));
 }
 
+/** One line per status report the fake agent made with this session: {state, ok, at}. */
+export function agentReports(dir: string, sessionId: string): { state: string; ok: boolean; at: string }[] {
+  return readJsonLines(path.join(dir, `${sessionId}.reports.jsonl`)) as { state: string; ok: boolean; at: string }[];
+}
+
 /** The start the fake agent process `pid` recorded, in any session, or undefined before it has. */
 export function agentStartOf(dir: string, pid: number): Record<string, unknown> | undefined {
   for (const name of fs.readdirSync(dir)) {

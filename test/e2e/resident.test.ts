@@ -2,11 +2,10 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { e2e, PROMPT, PROMPT_SEEN, type E2E } from './harness.js';
+import { e2e, PROMPT, PROMPT_SEEN, takeLeaseNow, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { isAlive, pidsWithEnv } from '../helpers/procs.js';
 import { PtyDriver } from '../helpers/pty.js';
-import { WriterLease } from '../../src/store/registry.js';
 
 let t: E2E;
 afterEach(async () => {
@@ -22,19 +21,6 @@ async function listing(t: E2E): Promise<Listing> {
   const r = await t.run('tabs', '--json');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as Listing;
-}
-
-function stateDir(t: E2E): string {
-  return path.join(t.home.dir, 'state', 'default');
-}
-
-function takeLeaseNow(dir: string): WriterLease {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const lease = WriterLease.tryAcquire(dir);
-    if (lease) return lease;
-  }
-  throw new Error('the writer lease was not released after the server was killed');
 }
 
 async function detach(a1: PtyDriver): Promise<void> {
@@ -75,7 +61,7 @@ describe('resident tabs', () => {
     // is taken in a tight loop the moment the kernel releases it: a replacement needs a whole
     // Node start before it even asks.
     process.kill(before.server!.pid, 'SIGKILL');
-    const lease = takeLeaseNow(stateDir(t));
+    const lease = takeLeaseNow(t);
     try {
       const status = await t.run('tabs', 'host', 'status');
       expect(status.code).toBe(0);

@@ -196,6 +196,20 @@ describe('heartbeats and stalls', () => {
     expect(heartbeatSilenceMs(s, 1e12)).toBeNull();
   });
 
+  it('silence while the bridge socket is gone is not counted; once it is back, silence counts from then', () => {
+    const s = reduceStatus(run([...running, report('heartbeat')]).s, { k: 'bridge', up: false, at: 10 });
+    expect(glyphOf(s, clockAt(10 + 5 * UNRESPONSIVE_AFTER_MS))).toBe('none');
+    expect(heartbeatSilenceMs(s, 10 + 5 * UNRESPONSIVE_AFTER_MS)).toBeNull();
+    // A restarted child's incarnation does not bring the bridge back.
+    expect(heartbeatSilenceMs(run([proc('crashed'), proc('starting'), proc('running'), report('heartbeat')], s).s, 1e9)).toBeNull();
+    const back = reduceStatus(s, { k: 'bridge', up: true, at: 1000 });
+    expect(heartbeatSilenceMs(back, 1000 + UNRESPONSIVE_AFTER_MS)).toBe(UNRESPONSIVE_AFTER_MS);
+    expect(glyphOf(back, clockAt(1000 + UNRESPONSIVE_AFTER_MS - 1))).toBe('none');
+    expect(glyphOf(back, clockAt(1000 + UNRESPONSIVE_AFTER_MS))).toBe('unresponsive');
+    // An agent that never heartbeated stays one that is never restarted for silence.
+    expect(heartbeatSilenceMs(reduceStatus(run(running).s, { k: 'bridge', up: true, at: 5 }), 1e9)).toBeNull();
+  });
+
   it('unresponsive outranks the agent phase but not a process fact', () => {
     const { s } = run([...running, report('heartbeat'), report('needs-input')]);
     expect(glyphOf(s, clockAt(1e9))).toBe('unresponsive');
