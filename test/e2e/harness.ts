@@ -76,17 +76,6 @@ export function livePids(t: E2E): number[] {
   return pidsWithEnv('A1_HOME', t.home.dir).filter(isAlive);
 }
 
-/** The profile's live server processes, found through /proc (an `a1 tabs` would be a client). */
-export function serverPids(t: E2E): number[] {
-  return livePids(t).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('__server');
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** The profile's state directory (registry, backups, logs) under the test's A1_HOME. */
 export function stateDir(t: E2E): string {
   return path.join(t.home.dir, 'state', 'default');
