@@ -338,9 +338,11 @@ class AttachClient {
 
   private async viewTab(tabId: string): Promise<void> {
     // Keys typed from here on wait for the new view instead of going to the old one, where
-    // this client may not even be the controller (they would be refused there).
+    // this client may not even be the controller (they would be refused there). The old view's
+    // state goes with it: keys for this tab are judged by this tab's state, once its holder sends it.
     const old = this.view;
     this.view = null;
+    this.viewState = null;
     this.leaveCopyMode();
     old?.close();
     this.viewed = tabId;
@@ -885,13 +887,13 @@ class AttachClient {
       }
       return;
     }
-    if (this.viewState && this.viewState.lifecycle !== 'running') {
+    // The holder's answer to attach (its state, then who controls the tab) is still on its way:
+    // the keys wait for it in order (the controller callback sends them).
+    if (!this.viewState || !view.controllerKnown) return this.queueInput(events);
+    if (this.viewState.lifecycle !== 'running') {
       this.onStoppedTabKeys(view.tabId, this.viewState.lifecycle, events);
       return;
     }
-    // The holder's answer to attach, saying who controls the tab, is still on its way: the keys
-    // wait for it in order (the controller callback sends them).
-    if (!view.controllerKnown) return this.queueInput(events);
     if (view.isController) return view.input(events);
     if (view.controllerFree) {
       // A tab nobody controls goes to the first client that types into it. The keys wait until

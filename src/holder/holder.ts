@@ -748,14 +748,14 @@ export class Holder {
 
   private onClientMessage(client: DataClient, msg: Record<string, unknown> & { t: string }): void {
     switch (msg.t) {
-      case 'attach':
-        client.attached = true;
-        this.onViewersChanged();
-        client.sentRows = null;
-        client.conn.send({ t: 'state', state: this.state() });
-        client.conn.send({ t: 'controller', ...this.controller });
-        this.sendFrameTo(client, this.currentRows());
+      case 'attach': {
+        // Test-only (A1_TEST_ATTACH_DELAY_MS in the tab's environment): the answer comes this much
+        // later, as from a holder under load, so a test can type into a client's wait for it.
+        const delayMs = Number(this.init.env.A1_TEST_ATTACH_DELAY_MS) || 0;
+        if (delayMs > 0) setTimeout(() => this.clients.has(client) && this.onAttach(client), delayMs);
+        else this.onAttach(client);
         return;
+      }
       case 'input':
         this.onInput(client, msg.rev as number, msg.events as InputEvent[]);
         return;
@@ -782,6 +782,16 @@ export class Holder {
       default:
         return;
     }
+  }
+
+  /** A client views the tab: it gets the state, who controls the tab, and the whole surface. */
+  private onAttach(client: DataClient): void {
+    client.attached = true;
+    this.onViewersChanged();
+    client.sentRows = null;
+    client.conn.send({ t: 'state', state: this.state() });
+    client.conn.send({ t: 'controller', ...this.controller });
+    this.sendFrameTo(client, this.currentRows());
   }
 
   private isController(client: DataClient, rev: number): boolean {
