@@ -26,7 +26,7 @@ const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
 const USAGE = `usage: node bench/run.mjs [--rounds N] [--only NAME[,NAME]] [--keys N] [--a1 PATH]
   --rounds N   rounds per measure and system; the table shows the median (default ${DEFAULT_ROUNDS})
   --only NAME  run only these measures: ${MEASURES.map((m) => m.name).join(', ')}
-  --keys N     keys typed per echo-latency run: echo, and each phase of flood (default ${DEFAULT_KEYS})
+  --keys N     keys typed per echo-latency run: echo, and each phase of flood and hung (default ${DEFAULT_KEYS})
   --a1 PATH    the a1 entry to run with node (default: this checkout's bin/a1)`;
 
 function parseOptions(argv) {

@@ -22,6 +22,13 @@ export const TARGETS = [
     atMost: 1.25,
     value: (m) => a1Median(m, 'flood', 'ratio'),
   },
+  {
+    name: 'echo p99, one hung tab',
+    label: 'echo p99 with one hung tab, child stopped and input queue full (a1 hung / a1 idle)',
+    unit: 'x',
+    atMost: 1.25,
+    value: (m) => a1Median(m, 'hung', 'ratioP99'),
+  },
   { name: 'attach p95', label: 'attach p95 (a1)', unit: 'ms', atMost: 100, value: (m) => a1Median(m, 'attach', 'p95') },
   { name: 'memory', label: 'memory per tab with 2,000 lines (a1 PSS)', unit: 'MiB', atMost: 24, value: (m) => a1Median(m, 'memory', 'historyMiB') },
   { name: 'tab restart', label: 'tab restart (a1)', unit: 'ms', atMost: 500, value: (m) => a1Median(m, 'restart', 'ms') },
