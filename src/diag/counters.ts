@@ -16,7 +16,7 @@ export const COUNTER_EVENTS = {
   /** Something left working worse than it should: unverifiable holders, failed starts, lost backups. */
   degraded: [
     'adopt-unverifiable', 'adopt-mismatch', 'holder-start-failed', 'registry-blocked', 'recovery-blocked', 'backup-failed', 'capture-failed',
-    'recovery-write-failed', 'spawn-failed', 'slave-open-failed', 'pty-write-failed', 'watchdog-failed',
+    'recovery-write-failed', 'spawn-failed', 'slave-open-failed', 'pty-write-failed', 'watchdog-failed', 'start-refused',
   ],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -1,24 +1,26 @@
 // One /proc snapshot for retirement planning: identity, ancestry, group, session and the
-// A1_TAB_ID marker of each of this user's processes.
+// A1_TAB_ID and A1_BRIDGE markers of each of this user's processes.
 import fs from 'node:fs';
 import { listProcesses } from '../proc.js';
 import type { ProcessInfo } from './retirement.js';
 
 const TAB_MARKER_PREFIX = 'A1_TAB_ID=';
+const BRIDGE_MARKER_PREFIX = 'A1_BRIDGE=';
 /** The process is gone or not ours to read: it is simply not in the snapshot (or has no marker). */
 const GONE_OR_HIDDEN = new Set(['ENOENT', 'ESRCH', 'EACCES', 'EPERM']);
 
-/** One /proc snapshot; reads the A1_TAB_ID marker of each of this user's processes (null when
- * unreadable). Other users' processes are left out: this user could not signal them. */
+/** One /proc snapshot; reads the A1_TAB_ID and A1_BRIDGE markers of each of this user's
+ * processes (null when unreadable). Other users' processes are left out: this user could not
+ * signal them. */
 export function snapshotProcesses(): ProcessInfo[] {
   const uid = process.getuid?.() ?? null;
   const out: ProcessInfo[] = [];
   for (const stat of listProcesses()) {
     const owned = uid === null || uid === 0 ? true : isOwnedBy(stat.pid, uid);
     if (owned !== true) continue;
-    const tabMarker = readTabMarker(stat.pid);
-    if (tabMarker === undefined) continue;
-    out.push({ pid: stat.pid, ppid: stat.ppid, pgid: stat.pgid, sid: stat.sid, startTime: stat.startTime, tabMarker });
+    const markers = readMarkers(stat.pid);
+    if (markers === undefined) continue;
+    out.push({ pid: stat.pid, ppid: stat.ppid, pgid: stat.pgid, sid: stat.sid, startTime: stat.startTime, ...markers });
   }
   return out;
 }
@@ -34,21 +36,26 @@ function isOwnedBy(pid: number, uid: number): boolean | null {
   return real === uid || saved === uid;
 }
 
-/** The marker's value, null when it has none or environ is unreadable, undefined when it vanished. */
-function readTabMarker(pid: number): string | null | undefined {
+type Markers = Pick<ProcessInfo, 'tabMarker' | 'bridgeMarker' | 'environReadable'>;
+
+/** The markers' values (null for one it has not), none when environ is unreadable, undefined
+ * when the process vanished. */
+function readMarkers(pid: number): Markers | undefined {
   let environ: Buffer;
   try {
     environ = fs.readFileSync(`/proc/${pid}/environ`);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ESRCH') return undefined;
-    if (GONE_OR_HIDDEN.has(code ?? '')) return null;
+    if (GONE_OR_HIDDEN.has(code ?? '')) return { tabMarker: null, bridgeMarker: null, environReadable: false };
     throw error;
   }
+  const markers: Markers = { tabMarker: null, bridgeMarker: null, environReadable: true };
   for (const entry of environ.toString('utf8').split('\0')) {
-    if (entry.startsWith(TAB_MARKER_PREFIX)) return entry.slice(TAB_MARKER_PREFIX.length);
+    if (entry.startsWith(TAB_MARKER_PREFIX)) markers.tabMarker = entry.slice(TAB_MARKER_PREFIX.length);
+    else if (entry.startsWith(BRIDGE_MARKER_PREFIX)) markers.bridgeMarker = entry.slice(BRIDGE_MARKER_PREFIX.length);
   }
-  return null;
+  return markers;
 }
 
 function readOrNull(path: string): Buffer | null {

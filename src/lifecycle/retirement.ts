@@ -19,6 +19,11 @@ export interface ProcessInfo {
   startTime: string;
   /** The A1_TAB_ID in its environment, or null (none, or unreadable). */
   tabMarker: string | null;
+  /** The A1_BRIDGE in its environment (the bridge socket of the holder incarnation that started
+   * it, in its profile's socket directory), or null (none, or unreadable). */
+  bridgeMarker: string | null;
+  /** Whether its environment could be read: without it, a missing marker proves nothing. */
+  environReadable: boolean;
 }
 
 export interface TabClaims {
@@ -185,7 +190,7 @@ function childrenOf(processes: readonly ProcessInfo[]): Map<number, ProcessInfo[
 }
 
 /** Adds every descendant (by ppid, transitively) of the chosen processes. */
-function takeDescendants(
+export function takeDescendants(
   processes: readonly ProcessInfo[],
   chosen: ReadonlyMap<number, ProcessInfo>,
   take: (p: ProcessInfo) => boolean,
@@ -200,7 +205,7 @@ function takeDescendants(
 
 /** Groups of chosen processes in which every snapshot member is chosen, so signalling the group
  * whole reaches nothing the plan does not already end. */
-function wholeGroups(processes: readonly ProcessInfo[], chosen: ReadonlyMap<number, ProcessInfo>): number[] {
+export function wholeGroups(processes: readonly ProcessInfo[], chosen: ReadonlyMap<number, ProcessInfo>): number[] {
   const candidate = new Set<number>();
   for (const p of chosen.values()) if (p.pgid >= LOWEST_SIGNALLABLE_GROUP) candidate.add(p.pgid);
   for (const p of processes) if (candidate.has(p.pgid) && !chosen.has(p.pid)) candidate.delete(p.pgid);

@@ -11,10 +11,11 @@ import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import type { Registry } from '../store/registry.js';
 import { deriveKey } from '../security.js';
-import { isSameProcess, procStartTime, procEnvironHas } from '../proc.js';
+import { isLiveProcess, isSameProcess, procStartTime, procEnvironHas } from '../proc.js';
 import { spawnHolder, connectHolder, firstState, HOLDER_START_DEADLINE_MS } from './holderLink.js';
 import { planRetirement, sessionMembers, type ProcessRef, type RetireReason, type RetirementPlan, type SessionClaim, type TabClaims } from '../lifecycle/retirement.js';
-import { executeTermination, type TerminateIO } from '../lifecycle/terminate.js';
+import { executeTermination, TERMINATE_POLL_MS, type TerminateIO } from '../lifecycle/terminate.js';
+import { startClearance } from '../lifecycle/startClearance.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { crashPoint } from '../crashPoints.js';
 import type { ResumeAuthority } from '../lifecycle/records.js';
@@ -34,6 +35,9 @@ const ORPHAN_SWEEP_MS = 2_000;
 /** An orphan is retired only once it stayed unowned this long: a short grace, longer than one
  * sweep, so a holder whose row is being written is never raced. */
 const ORPHAN_GRACE_MS = 3_000;
+/** An earlier process of a tab still alive this long after its SIGKILL is stuck in the kernel
+ * (or was never ours to end): the tab's start is refused rather than run beside it. */
+const EARLIER_EXIT_DEADLINE_MS = 5_000;
 
 export interface HolderIODeps {
   paths: Paths;
@@ -48,6 +52,9 @@ export interface HolderIODeps {
   testUnresponsiveMs?: number;
   /** How processes are signalled: the real terminator, or a test's faulty one (src/diag/testFaults.ts). */
   terminateIO: TerminateIO;
+  /** Test-only (A1_TEST_EARLIER_SIGNALS_LOST): signals meant for a tab's earlier processes are
+   * not sent, so a test can keep one alive that a1 must not start beside. */
+  testEarlierSignalsLost?: boolean;
   /** Feeds the core an event; it is a no-op once the server stopped. */
   feed: (e: CoreEvent) => void;
   state: () => CoreState;
@@ -71,6 +78,11 @@ export interface SpawnPlan {
 interface TabProcesses {
   /** Every holder and child seen for the tab, for the retirement plan. */
   bound: ProcessRef[];
+  /** Every child seen for the tab (from its holders, or the registry with the start time it
+   * recorded), until found gone: what a new start must not run beside. */
+  children: SessionClaim[];
+  /** The clearing of earlier processes in progress: the next one waits for it and looks again. */
+  clearing: Promise<boolean> | null;
   /** The linked holder's last state. */
   state: HolderState | null;
   link: { inc: string; conn: Connection } | null;
@@ -102,7 +114,7 @@ export class HolderIO {
   private procs(tabId: string): TabProcesses {
     let p = this.tabs.get(tabId);
     if (!p) {
-      p = { bound: [], state: null, link: null };
+      p = { bound: [], children: [], clearing: null, state: null, link: null };
       this.tabs.set(tabId, p);
     }
     return p;
@@ -112,6 +124,14 @@ export class HolderIO {
     if (!ref.pid || !ref.startTime) return;
     const p = this.procs(tabId);
     if (!p.bound.some((b) => b.pid === ref.pid && b.startTime === ref.startTime)) p.bound.push({ pid: ref.pid, startTime: ref.startTime });
+  }
+
+  /** A child of the tab, bound (with its start time) and remembered for the next start. */
+  private noteChild(tabId: string, ref: { pid: number | null; startTime: string | null }): void {
+    if (!ref.pid) return;
+    this.noteBound(tabId, ref);
+    const p = this.procs(tabId);
+    p.children = uniqueLeaders([...p.children, { pid: ref.pid, startTime: ref.startTime }]);
   }
 
   private holderKey(tabId: string, inc: string): Buffer {
@@ -132,9 +152,18 @@ export class HolderIO {
     this.spawnedHere.add(inc);
     // A holder of this tab that no row owns (a spawn that outlived its server, one a host stop
     // missed) would run the tab, and its agent session, beside the new one: it is ended first, or,
-    // when it does not prove itself, the start is refused and the tab reports why.
+    // when it does not prove itself (it may still be starting), this start fails and is retried.
     if (!(await this.clearStrays(tabId, inc))) {
       this.d.log.error('holder-start-failed', { tab: tabId, code: 'stray-unverifiable' });
+      this.d.feed({ t: 'spawnFailed', tabId, inc });
+      return;
+    }
+    if (!(await this.clearEarlier(tabId))) {
+      this.d.feed({ t: 'startRefused', tabId, inc });
+      return;
+    }
+    // Closed, put to sleep or stopped while its earlier processes ended: nothing starts.
+    if (this.d.state().tabs[tabId]?.starting !== inc) {
       this.d.feed({ t: 'spawnFailed', tabId, inc });
       return;
     }
@@ -184,7 +213,7 @@ export class HolderIO {
     const startTime = procStartTime(spawned.pid);
     const childStart = spawned.childPid ? procStartTime(spawned.childPid) : null;
     this.noteBound(tabId, { pid: spawned.pid, startTime });
-    if (spawned.childPid) this.noteBound(tabId, { pid: spawned.childPid, startTime: childStart });
+    if (spawned.childPid) this.noteChild(tabId, { pid: spawned.childPid, startTime: childStart });
     if (!startTime) {
       this.d.log.error('holder-start-failed', { tab: tabId, code: 'holder-gone' });
       if (spawned.childPid) killSession({ pid: spawned.childPid, startTime: childStart }, tabId);
@@ -207,6 +236,9 @@ export class HolderIO {
   /** Connects, authenticates and checks pid, start time and incarnation (SPEC §4). A live holder
    * that does not answer is tried again, then reported unverifiable; a dead one, gone. */
   async verify(tabId: string, ref: HolderRef): Promise<void> {
+    // The child the registry last recorded: a holder found gone may have left it running.
+    const recorded = this.d.state().tabs[tabId]?.child;
+    if (recorded) this.noteChild(tabId, recorded);
     if (ref.pid === null || ref.startTime === null) return this.verifyPending(tabId, ref.inc);
     const holder = { pid: ref.pid, startTime: ref.startTime };
     const fresh = this.spawnedHere.has(ref.inc);
@@ -225,12 +257,13 @@ export class HolderIO {
         // one found gone at a start died with its server's predecessor.
         if (this.lostLinks.delete(ref.inc)) this.d.log.warn('holder-died', { tab: tabId });
         else this.d.log.info('holder-gone', { tab: tabId });
-        this.endChildOf(tabId, ref.inc);
+        this.endEarlier(tabId);
         this.d.feed({ t: 'holderGone', tabId, inc: ref.inc });
         return;
       }
       if (action === 'unverifiable') {
         // Alive but unreachable: left untouched and reported (SPEC §4).
+        this.d.log.warn('adopt-unverifiable', { tab: tabId, holderPid: ref.pid });
         this.d.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
         return;
       }
@@ -282,7 +315,10 @@ export class HolderIO {
           await delay(HOLDER_RECONNECT_DELAY_MS);
           continue;
         }
-        if (this.awaited(tabId, inc)) this.d.feed({ t: 'holderGone', tabId, inc });
+        if (this.awaited(tabId, inc)) {
+          this.endEarlier(tabId);
+          this.d.feed({ t: 'holderGone', tabId, inc });
+        }
         return;
       }
     }
@@ -320,14 +356,14 @@ export class HolderIO {
     p.link = { inc, conn };
     p.state = state;
     old?.conn.close();
-    this.noteBound(tabId, { pid: state.childPid, startTime: state.childStart });
+    this.noteChild(tabId, { pid: state.childPid, startTime: state.childStart });
     conn.send({ t: 'epoch', epoch: this.d.epoch });
     conn.onMessage((msg) => {
       if (p.link?.conn !== conn) return;
       const m = msg as { t: string; state?: HolderState; rev?: number };
       if (m.t === 'state' && m.state) {
         p.state = m.state;
-        this.noteBound(tabId, { pid: m.state.childPid, startTime: m.state.childStart });
+        this.noteChild(tabId, { pid: m.state.childPid, startTime: m.state.childStart });
         this.d.feed({ t: 'holderState', tabId, inc, report: reportOf(m.state) });
       } else if (m.t === 'controllerSet' && typeof m.rev === 'number') {
         this.d.feed({ t: 'controllerAck', tabId, inc, rev: m.rev });
@@ -362,12 +398,58 @@ export class HolderIO {
     this.tabs.get(tabId)?.link?.conn.send(msg);
   }
 
-  /** A dead holder's PTY hung up its child's session; whatever ignored that is ended too, so a
-   * restart never leaves the previous incarnation's processes behind. */
-  private endChildOf(tabId: string, inc: string): void {
-    const st = this.tabs.get(tabId)?.state;
-    if (st?.holderInc !== inc || !st.childPid || !st.childStart) return;
-    if (isSameProcess({ pid: st.childPid, startTime: st.childStart })) killSession({ pid: st.childPid, startTime: st.childStart }, tabId);
+  /** A dead holder's PTY hung up its child's session; whatever ignored that is ended now, whether
+   * or not the tab starts again (its start checks once more and waits for the end). */
+  private endEarlier(tabId: string): void {
+    void this.track(this.clearEarlier(tabId).then(() => undefined));
+  }
+
+  /**
+   * Ends whatever the tab's earlier holders started that still runs (`startClearance`: marked, or
+   * a recorded child verified by its start time), gracefully and then by verified SIGKILL, and
+   * waits until it is gone. False when something may be the tab's agent and cannot be verified or
+   * ended: a start now could run a second writer of its session (SPEC §4, §9).
+   */
+  private clearEarlier(tabId: string): Promise<boolean> {
+    const p = this.procs(tabId);
+    const previous = p.clearing ?? Promise.resolve(true);
+    // What cannot be looked at cannot be verified: no start beside it.
+    const next = previous.then(() => this.clearEarlierNow(tabId, p)).catch((err) => {
+      this.d.log.warn('start-refused', { tab: tabId, code: errorCode(err) });
+      return false;
+    });
+    p.clearing = next;
+    void next.finally(() => {
+      if (p.clearing === next) p.clearing = null;
+    });
+    return next;
+  }
+
+  private async clearEarlierNow(tabId: string, p: TabProcesses): Promise<boolean> {
+    const plan = startClearance(snapshotProcesses(), { tabId, socketDir: this.d.paths.socketDir, children: p.children }, [process.pid, 1]);
+    if (plan.unverifiable.length > 0) {
+      this.d.log.warn('start-refused', { tab: tabId, childPid: plan.unverifiable[0], reason: 'unverifiable' });
+      return false;
+    }
+    if (plan.end.length > 0) {
+      if (!this.d.testEarlierSignalsLost) {
+        await executeTermination({ tabId, reason: 'cleanup', groups: plan.groups, processes: plan.end, revoke: [], history: [] }, { graceMs: this.d.config.closeGraceMs, io: this.d.terminateIO });
+      }
+      const deadline = Date.now() + EARLIER_EXIT_DEADLINE_MS;
+      let left = plan.end.filter((q) => isLiveProcess(q));
+      while (left.length > 0 && Date.now() < deadline) {
+        await delay(TERMINATE_POLL_MS);
+        left = left.filter((q) => isLiveProcess(q));
+      }
+      if (left.length > 0) {
+        this.d.log.warn('start-refused', { tab: tabId, childPid: left[0].pid, count: left.length, reason: 'alive' });
+        return false;
+      }
+      this.d.log.info('earlier-ended', { tab: tabId, count: plan.end.length });
+    }
+    // What is gone now cannot be run beside; what lives (another start's child) stays known.
+    p.children = p.children.filter((c) => (c.startTime === null ? procStartTime(c.pid) !== null : isSameProcess({ pid: c.pid, startTime: c.startTime })));
+    return true;
   }
 
   // ---- retirement ----

@@ -91,6 +91,7 @@ export async function serverMain(profile: string | undefined): Promise<void> {
     testUnresponsiveMs: Number(process.env.A1_TEST_UNRESPONSIVE_MS) || undefined,
     testLacksOps: process.env.A1_TEST_SERVER_LACKS?.split(',').filter(Boolean),
     terminateIO: terminateIOFor(process.env),
+    testEarlierSignalsLost: process.env.A1_TEST_EARLIER_SIGNALS_LOST === '1',
     diag: () => ({ counters: countersOf(log.counts()) }),
     onInvariantViolation: (found) => {
       log.error('invariant-violation', { kind: found });

@@ -13,7 +13,7 @@ export function rowToDurable(row: TabRow): DurableTab {
     desired: row.desired,
     lifecycle: row.lifecycle,
     holder: row.holderInc ? { inc: row.holderInc, pid: row.holderPid, startTime: row.holderStart } : null,
-    child: row.childPid && row.childInc ? { pid: row.childPid, inc: row.childInc } : null,
+    child: row.childPid && row.childInc ? { pid: row.childPid, inc: row.childInc, startTime: row.childStart } : null,
     lastExit: row.lastExit,
     controllerRev: row.controllerRev,
     spec: { kind: row.kind, cwd: row.cwd, command: row.command, nameSource: row.nameSource },
@@ -35,6 +35,7 @@ export function durableToRow(tab: DurableTab, createdAt: number): Omit<TabRow, '
     holderStart: tab.holder?.startTime ?? null,
     holderInc: tab.holder?.inc ?? null,
     childPid: tab.child?.pid ?? null,
+    childStart: tab.child?.startTime ?? null,
     childInc: tab.child?.inc ?? null,
     controllerRev: tab.controllerRev,
     lastExit: tab.lastExit,
@@ -57,6 +58,7 @@ export function patchToRow(p: TabPatch): RowPatch {
   }
   if (p.child !== undefined) {
     out.childPid = p.child?.pid ?? null;
+    out.childStart = p.child?.startTime ?? null;
     out.childInc = p.child?.inc ?? null;
   }
   if (p.spec !== undefined) {
@@ -74,7 +76,7 @@ export function reportOf(state: HolderState): HolderReport {
     lifecycle: state.lifecycle,
     sessionId: state.agent?.sessionId ?? null,
     agentKind: state.agent?.kind ?? null,
-    child: state.childPid && state.childInc ? { pid: state.childPid, inc: state.childInc } : null,
+    child: state.childPid && state.childInc ? { pid: state.childPid, inc: state.childInc, startTime: state.childStart } : null,
     exit: state.exit,
     glyph: state.glyph,
     ...(state.cols > 0 && state.rows > 0 ? { size: { cols: state.cols, rows: state.rows } } : {}),

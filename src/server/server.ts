@@ -92,6 +92,8 @@ export interface ServerDeps {
   testLacksOps?: readonly string[];
   /** How processes are signalled: the real terminator, or a test's faulty one (src/diag/testFaults.ts). */
   terminateIO: TerminateIO;
+  /** Test-only (A1_TEST_EARLIER_SIGNALS_LOST): see HolderIODeps. */
+  testEarlierSignalsLost?: boolean;
   /** This process's diagnostics for host status: counters since it started (src/diag). */
   diag?: () => { counters: Counters };
   /** Ends the process at once with a crash record: its state contradicts itself (SPEC §3). */

@@ -100,8 +100,14 @@ const addSessionCommands: Migration = (db) => {
   `);
 };
 
+/** The child's start time beside its pid: a server that finds the child's holder gone verifies
+ * the child by it before ending it (issue 15), as it does a holder. */
+const addChildStart: Migration = (db) => {
+  db.exec('ALTER TABLE tabs ADD COLUMN child_start TEXT;');
+};
+
 /** Step i migrates version i to i + 1. Append only: a shipped step never changes. */
-const MIGRATIONS: readonly Migration[] = [createV1, addRecordsAndHistory, addSessionCommands];
+const MIGRATIONS: readonly Migration[] = [createV1, addRecordsAndHistory, addSessionCommands, addChildStart];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -23,6 +23,8 @@ export interface TabRow {
   holderStart: string | null;
   holderInc: string | null;
   childPid: number | null;
+  /** The child's native start time, so a later server can tell it from a process that got its pid. */
+  childStart: string | null;
   childInc: string | null;
   controllerRev: number;
   lastExit: { code: number | null; signal: number | null } | null;
@@ -51,6 +53,7 @@ export const FIELD_COLUMNS: { readonly [K in keyof TabRow]-?: string } = {
   holderStart: 'holder_start',
   holderInc: 'holder_inc',
   childPid: 'child_pid',
+  childStart: 'child_start',
   childInc: 'child_inc',
   controllerRev: 'controller_rev',
   lastExit: 'last_exit',

@@ -13,10 +13,12 @@ import { waitFor } from '../helpers/wait.js';
 const GRACE_MS = 300;
 
 /** A detached (own session and group) shell started with env A1_TAB_ID=marker, or without it. */
-function spawnDetached(script: string, marker: string | null): { pid: number; startTime: string } {
+function spawnDetached(script: string, marker: string | null, bridge: string | null = null): { pid: number; startTime: string } {
   const env = { ...process.env };
   delete env.A1_TAB_ID;
+  delete env.A1_BRIDGE;
   if (marker !== null) env.A1_TAB_ID = marker;
+  if (bridge !== null) env.A1_BRIDGE = bridge;
   const child = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore', env });
   child.unref();
   const pid = child.pid;
@@ -32,9 +34,10 @@ afterEach(() => {
 });
 
 describe.skipIf(process.platform !== 'linux')('lifecycle with real processes', () => {
-  it('snapshotProcesses reads the A1_TAB_ID marker, and null without one', async () => {
+  it('snapshotProcesses reads the A1_TAB_ID and A1_BRIDGE markers, and null without them', async () => {
     const marker = `x-${randomUUID()}`;
-    const marked = spawnDetached('sleep 1000 & wait', marker);
+    const bridge = `/tmp/a1-test/b-${marker}-inc.sock`;
+    const marked = spawnDetached('sleep 1000 & wait', marker, bridge);
     const unmarked = spawnDetached('sleep 1000', null);
     const snap = await waitFor(() => {
       const s = snapshotProcesses();
@@ -48,9 +51,11 @@ describe.skipIf(process.platform !== 'linux')('lifecycle with real processes', (
       sid: marked.pid,
       startTime: marked.startTime,
       tabMarker: marker,
+      bridgeMarker: bridge,
+      environReadable: true,
     });
     expect(snap.find((p) => p.ppid === marked.pid)?.tabMarker).toBe(marker);
-    expect(snap.find((p) => p.pid === unmarked.pid)?.tabMarker).toBeNull();
+    expect(snap.find((p) => p.pid === unmarked.pid)).toMatchObject({ tabMarker: null, bridgeMarker: null, environReadable: true });
   });
 
   it('ends a tab whose processes ignore SIGHUP and one that cooperates, within the grace window', async () => {

@@ -9,7 +9,7 @@ import {
 
 /** A process whose start time is derived from its pid unless given. */
 function proc(pid: number, over: Partial<ProcessInfo> = {}): ProcessInfo {
-  return { pid, ppid: 1, pgid: pid, sid: pid, startTime: `s${pid}`, tabMarker: null, ...over };
+  return { pid, ppid: 1, pgid: pid, sid: pid, startTime: `s${pid}`, tabMarker: null, bridgeMarker: null, environReadable: true, ...over };
 }
 const ref = (p: ProcessInfo) => ({ pid: p.pid, startTime: p.startTime });
 const pids = (plan: { processes: { pid: number }[] }) => plan.processes.map((p) => p.pid);

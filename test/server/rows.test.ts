@@ -18,6 +18,7 @@ const row: TabRow = {
   holderStart: '555',
   holderInc: 'abc_2',
   childPid: 101,
+  childStart: '556',
   childInc: 'c1',
   controllerRev: 4,
   lastExit: { code: 1, signal: null },
@@ -32,22 +33,23 @@ describe('registry rows and core tabs', () => {
   });
 
   it('a pending incarnation keeps its id with no pid; a row with no child has none', () => {
-    const pending = rowToDurable({ ...row, holderPid: null, holderStart: null, childPid: null, childInc: null });
+    const pending = rowToDurable({ ...row, holderPid: null, holderStart: null, childPid: null, childStart: null, childInc: null });
     expect(pending.holder).toEqual({ inc: 'abc_2', pid: null, startTime: null });
     expect(pending.child).toBeNull();
     expect(rowToDurable({ ...row, holderInc: null }).holder).toBeNull();
   });
 
-  it('a patch writes exactly the columns it names, and a cleared holder clears all three', () => {
+  it('a patch writes exactly the columns it names, and a cleared holder or child clears all of its own', () => {
     expect(patchToRow({ lifecycle: 'suspended' })).toEqual({ lifecycle: 'suspended' });
-    expect(patchToRow({ holder: null, child: null })).toEqual({ holderInc: null, holderPid: null, holderStart: null, childPid: null, childInc: null });
+    expect(patchToRow({ holder: null, child: null })).toEqual({ holderInc: null, holderPid: null, holderStart: null, childPid: null, childStart: null, childInc: null });
+    expect(patchToRow({ child: { pid: 7, inc: 'c', startTime: '9' } })).toEqual({ childPid: 7, childStart: '9', childInc: 'c' });
     expect(patchToRow({ spec: { kind: 'generic', cwd: '/w', command: null, nameSource: 'default' } })).toEqual({ kind: 'generic', cwd: '/w', command: null, nameSource: 'default' });
     expect(patchToRow({ lastExit: null, controllerRev: 0, sessionId: null, desired: 'stopped' })).toEqual({ lastExit: null, controllerRev: 0, sessionId: null, desired: 'stopped' });
   });
 
   it("a holder's state reports its child only with both pid and incarnation", () => {
-    const st = { lifecycle: 'running', childPid: 7, childInc: 'c', exit: null, glyph: '', agent: { kind: 'claude', sessionId: 's', state: null, name: null, seq: 1 } } as unknown as HolderState;
-    expect(reportOf(st)).toEqual({ lifecycle: 'running', sessionId: 's', agentKind: 'claude', child: { pid: 7, inc: 'c' }, exit: null, glyph: '' });
+    const st = { lifecycle: 'running', childPid: 7, childStart: '9', childInc: 'c', exit: null, glyph: '', agent: { kind: 'claude', sessionId: 's', state: null, name: null, seq: 1 } } as unknown as HolderState;
+    expect(reportOf(st)).toEqual({ lifecycle: 'running', sessionId: 's', agentKind: 'claude', child: { pid: 7, inc: 'c', startTime: '9' }, exit: null, glyph: '' });
     expect(reportOf({ ...st, childInc: null, agent: null }).child).toBeNull();
   });
 

@@ -389,6 +389,23 @@ describe('heartbeats and holders that cannot be verified', () => {
     expect(restart.state.tabs[tabId].unverified).toBeNull();
   });
 
+  it('a start refused beside an earlier process fails the tab at once, unretried, until the user retries', () => {
+    const { s, tabId, inc } = withRunningTab();
+    const closed = drive(s, { t: 'linkClosed', tabId, inc }).state;
+    const gone = drive(closed, { t: 'holderGone', tabId, inc });
+    const [spawn] = spawns(gone.effects);
+    const refused = drive(gone.state, { t: 'startRefused', tabId, inc: spawn.inc });
+    expect(refused.commits).toEqual([{ t: 'update', id: tabId, patch: { holder: null, child: null, lifecycle: 'failed' } }]);
+    expect(refused.state.tabs[tabId]).toMatchObject({ lifecycle: 'failed', holder: null, starting: null });
+    expect(refused.state.spawns).toEqual({});
+    expect(spawns(drive(refused.state, { t: 'tick', now: 10_000 }).effects)).toEqual([]);
+    // A late or repeated refusal of that start changes nothing.
+    expect(drive(refused.state, { t: 'startRefused', tabId, inc: spawn.inc }).commits).toEqual([]);
+    const retry = drive(refused.state, req('c1', 7, { op: 'restart', tabId, fresh: false, force: false }));
+    expect(replies(retry.effects)).toEqual([{ ok: true, restarted: true }]);
+    expect(spawns(retry.effects)).toHaveLength(1);
+  });
+
   it('verifies it again when the failure could not be recorded', () => {
     const { s, tabId, inc } = withRunningTab();
     const closed = drive(s, { t: 'linkClosed', tabId, inc }).state;

@@ -260,7 +260,7 @@ function execute(w: World, server: SimServer, fx: Effect): void {
         sessionId: null,
         crashes: 0,
         hung: false,
-        child: { pid: w.nextPid + 1, inc: `${fx.inc}/c0` },
+        child: { pid: w.nextPid + 1, inc: `${fx.inc}/c0`, startTime: `st${w.nextPid + 1}` },
         glyph: 'none',
       });
       w.nextPid += 2;
@@ -482,7 +482,8 @@ function holderReport(h: SimHolder): HolderReport {
 
 /** The holder starts a new child (after a crash, or when told to). */
 function newChild(w: World, h: SimHolder, why: string): void {
-  h.child = { pid: w.nextPid++, inc: `${h.inc}/${why}${w.nextPid}` };
+  const pid = w.nextPid++;
+  h.child = { pid, inc: `${h.inc}/${why}${w.nextPid}`, startTime: `st${pid}` };
 }
 
 export function killHolder(w: World, h: SimHolder): void {

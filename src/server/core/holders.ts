@@ -45,6 +45,18 @@ export function onSpawnFailed(s: CoreState, fx: Effect[], tabId: string, inc: st
   return loseHolder(s, fx, tab);
 }
 
+/** The start would run beside an earlier process of the tab that may be its agent: the tab is
+ * failed at once, not retried, and says so; the user's retry checks again (SPEC §4, §9). */
+export function onStartRefused(s: CoreState, fx: Effect[], tabId: string, inc: string): CoreState {
+  const tab = s.tabs[tabId];
+  if (!tab || tab.starting !== inc) return s;
+  return commit(s, fx, { t: 'update', id: tabId, patch: { holder: null, child: null, lifecycle: 'failed' } }, {
+    onOk: [],
+    onFail: [],
+    runtime: { tabId, ok: { starting: null }, fail: { starting: null } },
+  });
+}
+
 export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: string, f: HolderFacts): CoreState {
   const tab = s.tabs[tabId];
   if (!tab?.verifying || tab.holder?.inc !== inc) return s;

@@ -42,7 +42,8 @@ export function whileStopping(s: CoreState, fx: Effect[], e: Exclude<CoreEvent, 
       fx.push({ t: 'kill', epoch: s.epoch, tabId: e.tabId, pid: e.pid, startTime: e.startTime });
       return tab?.starting === e.inc ? { ...s, tabs: { ...s.tabs, [e.tabId]: { ...tab, starting: null } } } : s;
     }
-    case 'spawnFailed': {
+    case 'spawnFailed':
+    case 'startRefused': {
       const tab = s.tabs[e.tabId];
       return tab?.starting === e.inc ? { ...s, tabs: { ...s.tabs, [e.tabId]: { ...tab, starting: null } } } : s;
     }

@@ -3,7 +3,7 @@
 // simulation does the same against a model world.
 import { commit, freshTab, onCommitted, stop } from './commits.js';
 import { answerViews, handleControl, onControllerAck } from './controller.js';
-import { heard, heartbeat, onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onUnverifiable, onVerified } from './holders.js';
+import { heard, heartbeat, onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onStartRefused, onUnverifiable, onVerified } from './holders.js';
 import { onTick, reconcile } from './reconcile.js';
 import { handleRestart, handleSleep } from './userActions.js';
 import { handleTopology } from './topology.js';
@@ -36,7 +36,7 @@ export function step(state: CoreState, event: CoreEvent): StepResult {
 function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect[]): CoreState {
   if (e.t === 'committed') return onCommitted(s, fx, e.id, e.result);
   if (e.t === 'fenced') return stop(s, fx);
-  if (e.t === 'spawned' || e.t === 'spawnFailed') {
+  if (e.t === 'spawned' || e.t === 'spawnFailed' || e.t === 'startRefused') {
     const { [e.inc]: _done, ...spawns } = s.spawns;
     s = { ...s, spawns };
   }
@@ -66,6 +66,8 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
       return onSpawned(s, fx, e.tabId, e.inc, e.pid, e.startTime);
     case 'spawnFailed':
       return onSpawnFailed(s, fx, e.tabId, e.inc);
+    case 'startRefused':
+      return onStartRefused(s, fx, e.tabId, e.inc);
     case 'holderVerified':
       return onVerified(s, fx, e.tabId, e.inc, e.facts);
     case 'holderGone':

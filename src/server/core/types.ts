@@ -26,6 +26,8 @@ export interface ExitStatus {
 export interface ChildRef {
   pid: number;
   inc: string;
+  /** Its native start time, null where unknown: what verifies it once its holder is gone. */
+  startTime: string | null;
 }
 
 /** What a tab runs and where, as the user asked: carried to the registry and the spawn, never
@@ -217,6 +219,9 @@ export type CoreEvent =
   | { t: 'request'; clientId: string; reqId: number; req: Request }
   | { t: 'spawned'; tabId: string; inc: string; pid: number; startTime: string }
   | { t: 'spawnFailed'; tabId: string; inc: string }
+  /** A process an earlier holder of the tab started still runs and could not be verified or
+   * ended: the spawn was not made, since it would run a second agent beside it (SPEC §4, §9). */
+  | { t: 'startRefused'; tabId: string; inc: string }
   | { t: 'holderVerified'; tabId: string; inc: string; facts: HolderFacts }
   | { t: 'holderGone'; tabId: string; inc: string }
   /** The recorded process lives but does not prove itself (SPEC §4): it is left untouched. */
