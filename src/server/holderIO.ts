@@ -75,6 +75,9 @@ export interface SpawnPlan {
   rows: number;
 }
 
+/** Whether a tab may start: nothing of its earlier holders runs, or what may still run. */
+type Clearance = { ok: true } | { ok: false; reason: 'unverifiable' | 'alive' | 'unreadable'; childPid?: number; count?: number; code?: string };
+
 interface TabProcesses {
   /** Every holder and child seen for the tab, for the retirement plan. */
   bound: ProcessRef[];
@@ -82,7 +85,7 @@ interface TabProcesses {
    * recorded), until found gone: what a new start must not run beside. */
   children: SessionClaim[];
   /** The clearing of earlier processes in progress: the next one waits for it and looks again. */
-  clearing: Promise<boolean> | null;
+  clearing: Promise<Clearance> | null;
   /** The linked holder's last state. */
   state: HolderState | null;
   link: { inc: string; conn: Connection } | null;
@@ -131,7 +134,9 @@ export class HolderIO {
     if (!ref.pid) return;
     this.noteBound(tabId, ref);
     const p = this.procs(tabId);
-    p.children = uniqueLeaders([...p.children, { pid: ref.pid, startTime: ref.startTime }]);
+    if (p.children.some((c) => c.pid === ref.pid && (c.startTime !== null || ref.startTime === null))) return;
+    // A new child: those already gone are forgotten, so a tab that restarts often keeps few.
+    p.children = uniqueLeaders([...liveClaims(p.children), { pid: ref.pid, startTime: ref.startTime }]);
   }
 
   private holderKey(tabId: string, inc: string): Buffer {
@@ -158,7 +163,10 @@ export class HolderIO {
       this.d.feed({ t: 'spawnFailed', tabId, inc });
       return;
     }
-    if (!(await this.clearEarlier(tabId))) {
+    const clearance = await this.clearEarlier(tabId);
+    if (!clearance.ok) {
+      const { ok: _ok, ...why } = clearance;
+      this.d.log.warn('start-refused', { tab: tabId, ...why });
       this.d.feed({ t: 'startRefused', tabId, inc });
       return;
     }
@@ -410,14 +418,13 @@ export class HolderIO {
    * waits until it is gone. False when something may be the tab's agent and cannot be verified or
    * ended: a start now could run a second writer of its session (SPEC §4, §9).
    */
-  private clearEarlier(tabId: string): Promise<boolean> {
+  private clearEarlier(tabId: string): Promise<Clearance> {
     const p = this.procs(tabId);
-    const previous = p.clearing ?? Promise.resolve(true);
+    const previous = p.clearing ?? Promise.resolve<Clearance>({ ok: true });
     // What cannot be looked at cannot be verified: no start beside it.
-    const next = previous.then(() => this.clearEarlierNow(tabId, p)).catch((err) => {
-      this.d.log.warn('start-refused', { tab: tabId, code: errorCode(err) });
-      return false;
-    });
+    const next = previous
+      .then(() => this.clearEarlierNow(tabId, p))
+      .catch((err): Clearance => ({ ok: false, reason: 'unreadable', code: errorCode(err) }));
     p.clearing = next;
     void next.finally(() => {
       if (p.clearing === next) p.clearing = null;
@@ -425,12 +432,9 @@ export class HolderIO {
     return next;
   }
 
-  private async clearEarlierNow(tabId: string, p: TabProcesses): Promise<boolean> {
+  private async clearEarlierNow(tabId: string, p: TabProcesses): Promise<Clearance> {
     const plan = startClearance(snapshotProcesses(), { tabId, socketDir: this.d.paths.socketDir, children: p.children }, [process.pid, 1]);
-    if (plan.unverifiable.length > 0) {
-      this.d.log.warn('start-refused', { tab: tabId, childPid: plan.unverifiable[0], reason: 'unverifiable' });
-      return false;
-    }
+    if (plan.unverifiable.length > 0) return { ok: false, reason: 'unverifiable', childPid: plan.unverifiable[0], count: plan.unverifiable.length };
     if (plan.end.length > 0) {
       if (!this.d.testEarlierSignalsLost) {
         await executeTermination({ tabId, reason: 'cleanup', groups: plan.groups, processes: plan.end, revoke: [], history: [] }, { graceMs: this.d.config.closeGraceMs, io: this.d.terminateIO });
@@ -441,15 +445,12 @@ export class HolderIO {
         await delay(TERMINATE_POLL_MS);
         left = left.filter((q) => isLiveProcess(q));
       }
-      if (left.length > 0) {
-        this.d.log.warn('start-refused', { tab: tabId, childPid: left[0].pid, count: left.length, reason: 'alive' });
-        return false;
-      }
+      if (left.length > 0) return { ok: false, reason: 'alive', childPid: left[0].pid, count: left.length };
       this.d.log.info('earlier-ended', { tab: tabId, count: plan.end.length });
     }
     // What is gone now cannot be run beside; what lives (another start's child) stays known.
-    p.children = p.children.filter((c) => (c.startTime === null ? procStartTime(c.pid) !== null : isSameProcess({ pid: c.pid, startTime: c.startTime })));
-    return true;
+    p.children = liveClaims(p.children);
+    return { ok: true };
   }
 
   // ---- retirement ----
@@ -642,6 +643,11 @@ export class HolderIO {
 /** SIGKILLs every verified member of the session a tab's child led (see `sessionMembers`). */
 export function killSession(leader: SessionClaim, tabId: string): void {
   for (const p of sessionMembers(snapshotProcesses(), leader, tabId, new Set())) killVerified(p.pid, p.startTime);
+}
+
+/** The claims whose process may still run: the same one (by start time, where recorded). */
+function liveClaims(claims: readonly SessionClaim[]): SessionClaim[] {
+  return claims.filter((c) => (c.startTime === null ? procStartTime(c.pid) !== null : isSameProcess({ pid: c.pid, startTime: c.startTime })));
 }
 
 /** One claim per leader pid, keeping a recorded start time over an unrecorded one. */
