@@ -34,7 +34,7 @@ export function watchExits(state: ExitWatchState, entry: LogEntry): { state: Exi
     case 'child-exited':
       return {
         state,
-        due: state.requested ? null : { reason: 'child-exit', detail: { exitCode: entry.code, signal: entry.signal } },
+        due: state.requested ? null : { reason: 'child-exit', detail: { exitCode: entry.code, signal: entry.signal, childPid: entry.childPid, childInc: entry.childInc } },
       };
     case 'holder-died': {
       const tab = String(entry.tab);

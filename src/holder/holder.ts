@@ -338,12 +338,16 @@ export class Holder {
       this.frames.request();
       this.yieldAfterChunk(child);
     });
+    const childInc = this.childInc;
     child.onExit(({ exitCode, signal }) => {
+      const exit = { code: signal ? null : exitCode, signal: signal || null };
       // node-pty emits exit after the PTY reached EOF; the empty write waits for the model to
       // finish parsing what was read, so the last screen is complete before it is fixed.
-      this.term.write('', () => {
-        if (this.child === child) this.onChildExit({ code: signal ? null : exitCode, signal: signal || null });
-      });
+      this.term.write('', () => this.onExitOf(child, childInc, exit));
+      // Test-only (A1_TEST_LATE_EXIT_MS in the tab's environment): the exit is delivered again
+      // this much later, as a late notification of a child since replaced would arrive.
+      const lateMs = Number(this.init.env.A1_TEST_LATE_EXIT_MS) || 0;
+      if (lateMs > 0) setTimeout(() => this.onExitOf(child, childInc, exit), lateMs).unref();
     });
     this.broadcastState();
   }
@@ -368,9 +372,17 @@ export class Holder {
     }, wait);
   }
 
+  /** Only the running child's exit counts: one of an incarnation already replaced (or already
+   * handled) is discarded, so it can neither end nor restart its successor (SPEC §10). */
+  private onExitOf(child: pty.IPty, childInc: string | null, exit: ChildExit): void {
+    if (this.child === child) return this.onChildExit(exit);
+    this.log.info('child-exit-superseded', { childPid: child.pid, childInc });
+  }
+
   /** The holder owns restarts (SPEC §15), so they work while no server runs: a clean exit
    * stays exited, a crash restarts with backoff, the third crash in the window fails the tab. */
   private onChildExit(exit: ChildExit): void {
+    const childPid = this.child?.pid ?? null;
     this.child = null;
     // Input admitted but never taken is not replayed into the next child (SPEC §7): it is dropped
     // and the user is told its delivery is uncertain (part of it may have been read).
@@ -384,7 +396,8 @@ export class Holder {
     this.writer = null;
     this.releaseSlave();
     this.exit = exit;
-    this.log.info('child-exited', { code: exit.code, signal: exit.signal });
+    // Its pid and incarnation tell two crashes in a row apart (their crash records carry them).
+    this.log.info('child-exited', { code: exit.code, signal: exit.signal, childPid, childInc: this.childInc });
     // Every death keeps its last screen (SPEC §7), a restarted one too: the restart clears the model.
     if (!this.terminating) this.saveRecovery();
     if (this.forcedRestart && !this.terminating) {

@@ -15,6 +15,22 @@ function run(events: Array<[string, Record<string, string | number | null>?]>): 
 }
 
 describe('watchExits', () => {
+  it('names the child that ended (pid and incarnation), so two crashes in a row differ', () => {
+    expect(
+      run([
+        ['child-started'],
+        ['child-exited', { code: null, signal: 9, childPid: 10, childInc: 'c1' }],
+        ['child-started'],
+        ['child-exited', { code: null, signal: 9, childPid: 11, childInc: 'c2' }],
+      ]),
+    ).toEqual([
+      null,
+      'child-exit:{"exitCode":null,"signal":9,"childPid":10,"childInc":"c1"}',
+      null,
+      'child-exit:{"exitCode":null,"signal":9,"childPid":11,"childInc":"c2"}',
+    ]);
+  });
+
   it('records a child exit only when a1 did not ask for it', () => {
     expect(
       run([

@@ -66,6 +66,14 @@ export function agentStartOf(dir: string, pid: number): Record<string, unknown> 
   return undefined;
 }
 
+/** The fake agent processes of `sessionId` alive now: every recorded start whose pid still runs
+ * the fake agent, so a pid recycled by anything else never counts. */
+export function liveAgents(dir: string, sessionId: string): number[] {
+  return agentStarts(dir, sessionId)
+    .map((s) => Number(s.pid))
+    .filter((pid) => isAlive(pid) && argvOf(pid).includes(FAKE_AGENT));
+}
+
 /** The fake agent's transcript of this session: {role, text} per turn. */
 export function agentTranscript(dir: string, sessionId: string): Record<string, unknown>[] {
   return readJsonLines(path.join(dir, `${sessionId}.jsonl`));
