@@ -9,7 +9,7 @@ import { resolvePaths, ensureProfileDirs, type Paths } from '../paths.js';
 import { loadConfig, type Config } from '../config.js';
 import { ServerClient, ServerError } from '../serverClient.js';
 import { VERSION } from '../version.js';
-import { isSessionLaunch, parseSessionLaunch, sessionTarget } from './sessionArgs.js';
+import { isSessionLaunch, isSessionPath, parseSessionLaunch, sessionTarget } from './sessionArgs.js';
 import { insideLiveTab } from './nesting.js';
 import { sendStatus, runStatusHook, StatusError, STATUS_STATES } from './status.js';
 import type { Counters } from '../diag/counters.js';
@@ -67,12 +67,10 @@ async function cmdSession(args: string[]): Promise<number> {
     process.stderr.write(`a1: ${parsed.message} (usage: a1 --session <id|path> [--session-dir DIR])\n`);
     return 2;
   }
-  const named = sessionTarget(parsed.session);
-  if (named.isPath && !fs.existsSync(parsed.session)) throw new UserError(`There is no session file "${parsed.session}".`);
-  // A link to a session file names that file's session (the seed's "aliased session"), so it
-  // finds the tab that holds it rather than opening a second one under the link's name.
-  const resolved = named.isPath ? sessionTarget(fs.realpathSync(parsed.session)) : named;
-  const target = { ...resolved, agent: resolved.agent ?? named.agent };
+  const isPath = isSessionPath(parsed.session);
+  if (isPath && !fs.existsSync(parsed.session)) throw new UserError(`There is no session file "${parsed.session}".`);
+  // A link to a session file is that session: the file it resolves to names it.
+  const target = sessionTarget(parsed.session, isPath ? fs.realpathSync(parsed.session) : undefined);
   const cwd = parsed.sessionDir !== null ? resolveDir(parsed.sessionDir) : null;
   return cmdAttach({ profile: parsed.profile ?? undefined }, { sessionId: target.sessionId, agent: target.agent, cwd });
 }

@@ -44,14 +44,24 @@ export function parseSessionLaunch(args: readonly string[]): SessionLaunch {
 
 const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
-/** A session named by its file: the id is the file's name (or the uuid that ends it), and the
- * agent is known from where such files live. An id is passed through. */
-export function sessionTarget(value: string): { sessionId: string; agent: string | null; isPath: boolean } {
-  const isPath = value.includes('/') || value.endsWith('.jsonl');
+/** Whether `--session` names a file rather than an id. */
+export function isSessionPath(value: string): boolean {
+  return value.includes('/') || value.endsWith('.jsonl');
+}
+
+/** A session named by its file: the id is the name (or the uuid that ends it) of the file itself,
+ * `realPath` (symbolic links resolved), so an alias under another name opens the same session;
+ * the agent is known from where such files live, the path given or the file's own. An id is
+ * passed through. */
+export function sessionTarget(value: string, realPath: string = value): { sessionId: string; agent: string | null; isPath: boolean } {
+  const isPath = isSessionPath(value);
   if (!isPath) return { sessionId: value, agent: null, isPath };
-  const base = path.basename(value).replace(/\.jsonl?$/, '');
+  const base = path.basename(realPath).replace(/\.jsonl?$/, '');
   const uuid = UUID_AT_END.exec(base);
-  const full = path.resolve(value);
-  const agent = full.includes(`${path.sep}.claude${path.sep}`) ? 'claude' : full.includes(`${path.sep}.codex${path.sep}`) ? 'codex' : null;
+  const agent = agentOfPath(path.resolve(value)) ?? agentOfPath(path.resolve(realPath));
   return { sessionId: uuid ? uuid[1] : base, agent, isPath };
+}
+
+function agentOfPath(full: string): string | null {
+  return full.includes(`${path.sep}.claude${path.sep}`) ? 'claude' : full.includes(`${path.sep}.codex${path.sep}`) ? 'codex' : null;
 }

@@ -94,6 +94,13 @@ describe('sessionTarget', () => {
     expect(sessionTarget(`/tmp/rollout-2025-01-01T10-00-00-${UUID}.jsonl`).sessionId).toBe(UUID);
   });
 
+  it('names the session by the file an alias resolves to, and knows the agent from either path', () => {
+    expect(sessionTarget('/tmp/links/other-name.jsonl', '/tmp/x/abc.jsonl')).toEqual({ sessionId: 'abc', agent: null, isPath: true });
+    expect(sessionTarget('/tmp/links/latest.jsonl', `/home/u/.claude/projects/p/${UUID}.jsonl`)).toEqual({ sessionId: UUID, agent: 'claude', isPath: true });
+    expect(sessionTarget(`/home/u/.codex/link-${UUID}.jsonl`, `/srv/store/${UUID}.jsonl`)).toEqual({ sessionId: UUID, agent: 'codex', isPath: true });
+    expect(sessionTarget('abc-123', '/ignored/for/an/id.jsonl')).toEqual({ sessionId: 'abc-123', agent: null, isPath: false });
+  });
+
   it('knows the agent from where its session files live', () => {
     expect(sessionTarget(`/home/u/.claude/projects/p/${UUID}.jsonl`)).toEqual({ sessionId: UUID, agent: 'claude', isPath: true });
     expect(sessionTarget(`/home/u/.codex/sessions/2025/01/01/rollout-x-${UUID}.jsonl`)).toEqual({ sessionId: UUID, agent: 'codex', isPath: true });
