@@ -128,6 +128,7 @@ describe('never two agent processes for one session', () => {
 
     expect(watcher.most(), 'live agent processes of the session at once').toMatchObject({ count: 1 });
     expect(isSameAlive(agent), 'the old agent was ended').toBe(false);
+    expect(serverLog(), 'ended by the server before the start').toContainEqual(expect.objectContaining({ event: 'earlier-ended', tab: id }));
     expect(agentStarts(dir, sessionId)).toHaveLength(2);
     expect(isSameAlive(resumed)).toBe(true);
   });
@@ -151,6 +152,7 @@ describe('never two agent processes for one session', () => {
 
     expect(watcher.most(), 'live agent processes of the session at once').toMatchObject({ count: 1 });
     expect(isSameAlive(agent), 'the old agent was ended').toBe(false);
+    expect(serverLog(), 'ended by the server before the start').toContainEqual(expect.objectContaining({ event: 'earlier-ended', tab: id }));
     expect(agentStarts(dir, sessionId)).toHaveLength(2);
     expect(isSameAlive(resumed)).toBe(true);
     await a1.waitForText(`fake-agent session ${sessionId} (resumed)`);
