@@ -57,6 +57,9 @@ const OVERLAY_TOP_GAP = 1;
 const STRIP_ROWS = 1;
 /** How long a transient notice stays up. */
 const NOTICE_MS = 8_000;
+/** The restarted agent's predecessor died with a prompt no reply settled (SPEC §10). */
+const PROMPT_OFFERED_NOTICE = 'the last prompt had no reply; it is back in the input, not sent';
+const PROMPT_NOT_OFFERED_NOTICE = 'the last prompt had no reply and could not be put back in the input; nothing was sent';
 /** Server restarts a client makes on its own within a minute before it shows a stopped state. */
 const AUTO_STARTS_PER_MINUTE = 3;
 /** Pauses between reconnect attempts: 25 ms doubling up to 250 ms. */
@@ -383,6 +386,10 @@ class AttachClient {
           if (reason === 'queue-full') this.addNotice('not accepting input');
           else if (reason === 'delivery-uncertain') this.addNotice('delivery uncertain: the program ended before it read all of your input; nothing was sent again');
           else if (reason === 'read-only') this.showReadOnly();
+        },
+        promptOffer: (typed) => {
+          if (this.view !== view) return;
+          this.addNotice(typed ? PROMPT_OFFERED_NOTICE : PROMPT_NOT_OFFERED_NOTICE);
         },
         clipboard: (sequence) => {
           // The viewed tab's child set the clipboard (OSC 52); the user's config decides.

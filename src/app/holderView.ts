@@ -32,6 +32,8 @@ export interface HolderViewEvents {
   rejected(reason: string): void;
   /** The child's OSC 52 clipboard write, as the sequence to send to the outer terminal. */
   clipboard?(sequence: string): void;
+  /** A prompt the previous child lost was put back in the input (typed) or could not be. */
+  promptOffer?(typed: boolean): void;
   closed(): void;
 }
 
@@ -84,6 +86,9 @@ export class HolderView {
         case 'clipboard':
           on.clipboard?.(m.sequence as string);
           break;
+        case 'promptOffer':
+          on.promptOffer?.(m.typed === true);
+          break;
         case 'historyPage':
         case 'searchResult': {
           const { t: _t, reqId, ...reply } = m;
@@ -114,7 +119,7 @@ export class HolderView {
       const peer = await connectHandshake(conn, {
         role: 'data',
         key: Buffer.from(opts.proofKey, 'base64'),
-        methods: ['surface', 'input', 'resize', 'history'],
+        methods: ['surface', 'input', 'resize', 'history', 'promptOffer'],
         extra: { ticket: opts.ticket },
         timeoutMs: DATA_CONNECT_TIMEOUT_MS,
       });

@@ -20,7 +20,7 @@ import { RowCache } from '../surface/rowCache.js';
 import type { Row, SurfacePatch } from '../surface/types.js';
 import { encodeInput, isBinaryInput } from '../input/encode.js';
 import type { InputEvent } from '../input/events.js';
-import { InputGate, type InputBatch, type InputPart } from './inputGate.js';
+import { InputGate, type Admission, type InputBatch, type InputPart } from './inputGate.js';
 import { PtyWriter } from './ptyWriter.js';
 import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
 import { planRetirement, sessionMembers } from '../lifecycle/retirement.js';
@@ -29,8 +29,9 @@ import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { recoveryFile, recoveryText, writeRecoveryFile } from './recovery.js';
 import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.js';
 import { parseResumeAuthority, resumeArgvAt, type ResumeAuthority } from '../lifecycle/records.js';
-import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, reduceStatus, type StatusEvent, type StatusState } from '../status/model.js';
+import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, reduceStatus, type AgentPhase, type StatusEvent, type StatusState } from '../status/model.js';
 import { keyNamesOf, keyRulesFor } from '../status/agentKeys.js';
+import { NO_PROMPT, lostPrompt, nextIncarnation, promptRulesFor, reducePrompt, touchesInput, type PromptEvent, type PromptState } from './pendingPrompt.js';
 import type { Glyph } from '../app/strip/glyphs.js';
 import { FrameClock } from './frameClock.js';
 import { DroppedLines, readHistoryPage, searchBuffer } from './history.js';
@@ -87,6 +88,14 @@ const INPUT_CAP_FACTOR = 32;
 /** Title changes reach the server at most this often: some agents animate their title, and
  * the picker only needs the latest. */
 const TITLE_REPORT_INTERVAL_MS = 500;
+/** How long a restarted agent may take to say it is ready (its idle report) before the prompt its
+ * predecessor lost is no longer offered: a resumed agent loads its whole conversation first. */
+const OFFER_READY_WAIT_MS = 30_000;
+/** After that report, how long it may take to turn on bracketed paste, without which the prompt
+ * is never typed (a newline in it could submit). */
+const OFFER_PASTE_MODE_WAIT_MS = 3_000;
+/** The data-plane method a client lists to be told about an offered prompt. */
+const PROMPT_OFFER_METHOD = 'promptOffer';
 /** How long processes of a closing tab get between SIGHUP and SIGKILL. */
 export const DEFAULT_GRACE_MS = 2000;
 
@@ -130,6 +139,8 @@ export interface HolderInit {
 interface DataClient {
   conn: Connection;
   clientId: string;
+  /** The optional data-plane methods the client listed in its handshake. */
+  methods: readonly string[];
   attached: boolean;
   /** The rows this client last received, to send only what changed since. */
   sentRows: Row[] | null;
@@ -188,6 +199,12 @@ export class Holder {
   private readonly parseBudget = new ParseBudget(UNVIEWED_PARSE_MS, UNVIEWED_WINDOW_MS);
   /** Counted from the first copy-mode request on: clients only compare two replies' counts. */
   private droppedLines: DroppedLines | null = null;
+  /** The controller's prompt as its keys and the agent's reports tell it (src/holder/pendingPrompt.ts).
+   * Prompt text: kept in this process's memory only, never logged, persisted or sent to the server. */
+  private prompt: PromptState = NO_PROMPT;
+  /** A restarted agent is awaited to offer it the prompt its predecessor lost: since when, and
+   * when it reported idle. */
+  private offerWait: { since: number; idleAt: number | null } | null = null;
 
   constructor(
     private readonly init: HolderInit,
@@ -331,10 +348,13 @@ export class Holder {
     this.status = reduceStatus(this.status, { k: 'process', what: 'starting', at: Date.now() });
     this.onStatus({ k: 'process', what: 'running', at: Date.now() });
     this.log.info('child-started', { childPid: child.pid, resumed: resumeArgv !== null });
+    if (this.prompt.carried && !this.prompt.carried.typed) this.offerWait = { since: Date.now(), idleAt: null };
     child.onData((data) => {
       const started = performance.now();
       writeNow(this.term, data as unknown as Uint8Array);
       this.parseBudget.spend(started, performance.now());
+      // Bracketed paste may be what the offer still waits for.
+      if (this.offerWait?.idleAt) this.tryOffer();
       this.frames.request();
       this.yieldAfterChunk(child);
     });
@@ -398,6 +418,7 @@ export class Holder {
     this.exit = exit;
     // Its pid and incarnation tell two crashes in a row apart (their crash records carry them).
     this.log.info('child-exited', { code: exit.code, signal: exit.signal, childPid, childInc: this.childInc });
+    this.carryLostPrompt(exit);
     // Every death keeps its last screen (SPEC §7), a restarted one too: the restart clears the model.
     if (!this.terminating) this.saveRecovery();
     if (this.forcedRestart && !this.terminating) {
@@ -469,6 +490,52 @@ export class Holder {
     }
   }
 
+  // ---- the prompt a crash lost (SPEC §10) ----
+
+  /** At a child's death: a crash or a forced restart of an agent child carries the prompt that had
+   * no settled reply to the next incarnation; a clean exit, a close or a sleep forgets it, and so
+   * does a shell tab (its child is no agent, whatever ran inside it). */
+  private carryLostPrompt(exit: ChildExit): void {
+    this.offerWait = null;
+    const died = !this.terminating && (this.forcedRestart || isCrash(exit));
+    const agentChild = this.init.agentKind !== null || this.resume !== null;
+    this.prompt = nextIncarnation(died && agentChild ? lostPrompt(this.prompt) : null);
+  }
+
+  /** Types the lost prompt into the restarted agent's input once it reported idle and takes
+   * bracketed pastes: a paste, never an Enter, so nothing is sent until the user sends it. */
+  private tryOffer(): void {
+    const carried = this.prompt.carried;
+    if (!this.offerWait?.idleAt || !carried || carried.typed || !this.writer) return;
+    const modes = this.modes.modes;
+    if (!modes.bracketedPaste) return;
+    this.offerWait = null;
+    this.writer.write(encodeInput({ k: 'paste', s: carried.text }, modes));
+    this.stepPrompt({ k: 'offered' });
+    this.log.info('prompt-offered');
+    this.tellOffer(true);
+  }
+
+  /** The restarted agent did not get ready, or not for pastes, in time. */
+  private checkOfferWait(now: number): void {
+    const wait = this.offerWait;
+    if (!wait) return;
+    if (wait.idleAt === null && now - wait.since >= OFFER_READY_WAIT_MS) this.dropOffer('not-ready');
+    else if (wait.idleAt !== null && now - wait.idleAt >= OFFER_PASTE_MODE_WAIT_MS) this.dropOffer('no-bracketed-paste');
+  }
+
+  private dropOffer(reason: 'not-ready' | 'no-bracketed-paste' | 'input-first'): void {
+    this.offerWait = null;
+    this.stepPrompt({ k: 'offerDropped' });
+    this.log.info('prompt-not-offered', { reason });
+    this.tellOffer(false);
+  }
+
+  /** One line for the viewing clients, without the prompt: its text goes only to the child's input. */
+  private tellOffer(typed: boolean): void {
+    for (const c of this.clients) if (c.attached && c.methods.includes(PROMPT_OFFER_METHOD)) c.conn.send({ t: 'promptOffer', typed });
+  }
+
   // ---- status ----
 
   private glyphClock() {
@@ -492,6 +559,7 @@ export class Holder {
   private onStatusTick(): void {
     this.keepBridge();
     this.refreshGlyph();
+    this.checkOfferWait(Date.now());
     const silence = heartbeatSilenceMs(this.status, Date.now());
     if (silence !== null && silence >= this.init.unresponsiveRestartMs && this.child) this.killChildForRestart('unresponsive');
   }
@@ -533,6 +601,12 @@ export class Holder {
     };
     this.status = reduceStatus(this.status, { k: 'report', state: report.state, at: Date.now() });
     this.glyph = glyphOf(this.status, this.glyphClock());
+    this.stepPrompt({ k: 'report', state: report.state });
+    // The restarted agent says its prompt waits for input: the moment to offer the lost prompt.
+    if (report.state === 'idle' && this.offerWait) {
+      this.offerWait.idleAt ??= Date.now();
+      this.tryOffer();
+    }
     this.broadcastState();
     return true;
   }
@@ -584,7 +658,7 @@ export class Holder {
   }
 
   /** The agent's turn as a1 understands it (reports and keys), while its child runs and reports. */
-  private agentPhase(): string | null {
+  private agentPhase(): AgentPhase | null {
     return this.status.bridged && this.lifecycle === 'running' ? this.status.phase : null;
   }
 
@@ -612,7 +686,7 @@ export class Holder {
     let ticket: Ticket | null = null;
     acceptHandshake(conn, {
       role: 'holder',
-      methods: ['surface', 'input', 'resize', 'history'],
+      methods: ['surface', 'input', 'resize', 'history', PROMPT_OFFER_METHOD],
       keyFor: (auth) => {
         if (auth.role === 'server') return this.holderKey;
         if (auth.role === 'data') {
@@ -629,7 +703,7 @@ export class Holder {
     }).then(
       (hs) => {
         if (hs.peerRole === 'server') this.adoptServer(conn);
-        else if (ticket) this.addClient(conn, ticket.clientId);
+        else if (ticket) this.addClient(conn, ticket.clientId, hs.peerMethods);
         else conn.close();
       },
       (err) => {
@@ -737,8 +811,8 @@ export class Holder {
     }
   }
 
-  private addClient(conn: Connection, clientId: string): void {
-    const client: DataClient = { conn, clientId, attached: false, sentRows: null, sentMeta: '', behind: false };
+  private addClient(conn: Connection, clientId: string, methods: readonly string[]): void {
+    const client: DataClient = { conn, clientId, methods, attached: false, sentRows: null, sentMeta: '', behind: false };
     this.clients.add(client);
     // A newer client's message this holder lacks is dropped; the view goes on (SPEC §6).
     const offSkipped = conn.onSkipped(() => {
@@ -821,7 +895,7 @@ export class Holder {
       return;
     }
     const modes = this.modes.modes;
-    this.readKeys(events);
+    const phases = this.readKeys(events);
     const parts: InputPart[] = [];
     let text = '';
     let bytes = 0;
@@ -839,31 +913,49 @@ export class Holder {
       }
     }
     if (text) parts.push({ binary: false, data: text });
-    this.admit({ parts, bytes, paste: events.some((ev) => ev.k === 'paste'), owner: client });
+    const verdict = this.admit({ parts, bytes, paste: events.some((ev) => ev.k === 'paste'), owner: client });
+    if (verdict !== 'refused') this.followPrompt(events, phases, modes.bracketedPaste);
   }
 
   /** What the controller's keys tell about the agent's turn (src/status/agentKeys.ts): only
-   * while a turn runs or a dialog waits, and only key names, never text. */
-  private readKeys(events: InputEvent[]): void {
-    const phase = this.status.phase;
-    if (!this.status.bridged || (phase !== 'working' && phase !== 'needs-input')) return;
+   * while a turn runs or a dialog waits, and only key names, never text. Returns the agent's
+   * phase before and after each event. */
+  private readKeys(events: InputEvent[]): Array<{ before: AgentPhase | null; after: AgentPhase | null }> {
     const rules = keyRulesFor(this.agent?.kind);
     const at = Date.now();
-    for (const ev of events) {
-      for (const key of keyNamesOf(ev)) this.status = reduceStatus(this.status, { k: 'key', key, rules, at });
-    }
+    const phases = events.map((ev) => {
+      const before = this.agentPhase();
+      if (before === 'working' || before === 'needs-input') {
+        for (const key of keyNamesOf(ev)) this.status = reduceStatus(this.status, { k: 'key', key, rules, at });
+      }
+      return { before, after: this.agentPhase() };
+    });
     this.refreshGlyph();
+    return phases;
+  }
+
+  /** Admitted input, as the pending prompt follows it. Input that reaches the restarted child
+   * before the lost prompt was offered means the user went on: the offer is dropped, not typed
+   * into the middle of what they type. */
+  private followPrompt(events: InputEvent[], phases: Array<{ before: AgentPhase | null; after: AgentPhase | null }>, bracketedPaste: boolean): void {
+    if (this.offerWait && events.some(touchesInput)) this.dropOffer('input-first');
+    events.forEach((ev, i) => this.stepPrompt({ k: 'input', ev, ...phases[i], bracketedPaste }));
+  }
+
+  private stepPrompt(event: PromptEvent): void {
+    this.prompt = reducePrompt(promptRulesFor(this.agent?.kind), this.prompt, event);
   }
 
   private writerView() {
     return { pending: this.writer?.pendingBytes ?? 0, stalledMs: this.writer?.stalledMs() ?? 0 };
   }
 
-  private admit(batch: InputBatch<DataClient>): void {
+  private admit(batch: InputBatch<DataClient>): Admission {
     const verdict = this.gate.offer(batch, this.writerView());
     if (verdict === 'write') this.writeBatch(batch);
     else if (verdict === 'refused') this.refuseInput([batch]);
     else if (!this.stallCheck) this.stallCheck = setInterval(() => this.checkHeldInput(), INPUT_STALL_CHECK_MS);
+    return verdict;
   }
 
   private writeBatch(batch: InputBatch<DataClient>): void {

@@ -61,6 +61,10 @@ export const dataSchema = defineSchema({
   /** Holder → client: the child's OSC 52 clipboard write, the whole sequence (src/holder/clipboard.ts).
    * Never persisted or logged; the client writes it out only if its `allowClipboardWrite` allows. */
   clipboard: { sequence: 'string' },
+  /** Holder → client (only to a client that listed the method 'promptOffer'): the restarted agent's
+   * predecessor died with a prompt no reply settled; typed: it is back in the input, not sent; else
+   * it could not be put back. The prompt's text is never in it. */
+  promptOffer: { typed: 'boolean' },
 });
 
 /** Child ⇄ holder: the tab bridge (`a1 status`). Status only: no text of the session. */

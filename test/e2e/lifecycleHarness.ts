@@ -74,6 +74,14 @@ export function liveAgents(dir: string, sessionId: string): number[] {
     .filter((pid) => isAlive(pid) && argvOf(pid).includes(FAKE_AGENT));
 }
 
+/** Waits until a1 has acknowledged `count` `done` reports of the session's fake agent: a turn is
+ * settled for a1 only then (a kill before it leaves the prompt to be offered back). */
+export function waitForDoneReports(dir: string, sessionId: string, count: number): Promise<unknown> {
+  return waitFor(() => agentReports(dir, sessionId).filter((r) => r.ok && r.state === 'done').length >= count, {
+    what: `${count} done reports of session ${sessionId} acknowledged by a1`,
+  });
+}
+
 /** The fake agent's transcript of this session: {role, text} per turn. */
 export function agentTranscript(dir: string, sessionId: string): Record<string, unknown>[] {
   return readJsonLines(path.join(dir, `${sessionId}.jsonl`));

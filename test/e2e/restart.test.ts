@@ -14,6 +14,7 @@ import {
   recoveryFilesOf,
   sessionsOf,
   useFakeAgent,
+  waitForDoneReports,
   waitForNewChild,
   waitForStatus,
   waitForTabSession,
@@ -47,10 +48,12 @@ async function agentTab(name: string): Promise<{ a1: PtyDriver; id: string; dir:
   return { a1, id, dir, sessionId };
 }
 
-/** Types a prompt to the fake agent and waits for its whole reply, numbered `turn`. */
-async function ask(a1: PtyDriver, prompt: string, turn: number): Promise<void> {
+/** Types a prompt to the fake agent of `sessionId` and waits for its whole reply, numbered `turn`,
+ * and until a1 has its `done` report: the turn is settled, nothing is left to offer back. */
+async function ask(a1: PtyDriver, dir: string, sessionId: string, prompt: string, turn: number): Promise<void> {
   a1.write(`${prompt}\r`);
   await a1.waitForText(`reply ${turn} to: ${prompt}`);
+  await waitForDoneReports(dir, sessionId, turn);
 }
 
 /** SIGKILLs the tab's child (by the pid the listing gives) and returns that pid. */
@@ -103,7 +106,7 @@ describe('child restart', () => {
   it('three crashes fail the tab; r retries (resuming), f starts fresh, alt+w closes', async () => {
     t = e2e({ closeGraceMs: 300 });
     const { a1, id, dir, sessionId } = await agentTab('crashy');
-    await ask(a1, 'first', 1);
+    await ask(a1, dir, sessionId, 'first', 1);
 
     const firstFailure = await crashThrice(a1, id, dir);
     await expectTopRight(a1, [FAILED, FAILED_ACTIONS]);
@@ -117,7 +120,7 @@ describe('child restart', () => {
     const retried = await waitFor(() => agentStarts(dir, sessionId)[3], { what: 'a fourth start of the session' });
     expect(retried).toMatchObject({ resumed: true });
     expect(retried.argv).toEqual(expect.arrayContaining(['--resume', sessionId]));
-    await ask(a1, 'after retry', 2);
+    await ask(a1, dir, sessionId, 'after retry', 2);
 
     const secondFailure = await crashThrice(a1, id, dir);
     a1.write('f');
@@ -129,7 +132,7 @@ describe('child restart', () => {
     }, { what: 'the tab holding a new session after f' });
     expect(agentStarts(dir, freshSession)).toEqual([expect.objectContaining({ pid: fresh, resumed: false })]);
     expect(agentStarts(dir, sessionId)).toHaveLength(6);
-    await ask(a1, 'after fresh', 1);
+    await ask(a1, dir, freshSession, 'after fresh', 1);
 
     await crashThrice(a1, id, dir);
     a1.write(ALT_W);
@@ -146,7 +149,7 @@ describe('child restart', () => {
   it('an agent that crashes is resumed with its session; no transcript line is lost and no prompt resent', async () => {
     t = e2e({ closeGraceMs: 300 });
     const { a1, id, dir, sessionId } = await agentTab('resumer');
-    await ask(a1, 'remember this', 1);
+    await ask(a1, dir, sessionId, 'remember this', 1);
     const before = await waitFor(() => {
       const lines = agentTranscript(dir, sessionId);
       return lines.length === 2 ? lines : null;
@@ -164,7 +167,7 @@ describe('child restart', () => {
     expect(agentTranscript(dir, sessionId)).toEqual(before);
 
     // A new turn lands right after the first: the first prompt was not sent again.
-    await ask(a1, 'and this', 2);
+    await ask(a1, dir, sessionId, 'and this', 2);
     const after = await waitFor(() => {
       const lines = agentTranscript(dir, sessionId);
       return lines.length >= 4 ? lines : null;
