@@ -94,6 +94,9 @@ const OFFER_READY_WAIT_MS = 30_000;
 /** After that report, how long it may take to turn on bracketed paste, without which the prompt
  * is never typed (a newline in it could submit). */
 const OFFER_PASTE_MODE_WAIT_MS = 3_000;
+/** An agent that reports nothing at its start (Codex) is taken to wait at its prompt once it has
+ * bracketed paste on and has drawn nothing for this long: it finished painting its start screen. */
+const OFFER_QUIET_MS = 1_000;
 /** The data-plane method a client lists to be told about an offered prompt. */
 const PROMPT_OFFER_METHOD = 'promptOffer';
 /** How long processes of a closing tab get between SIGHUP and SIGKILL. */
@@ -203,8 +206,11 @@ export class Holder {
    * Prompt text: kept in this process's memory only, never logged, persisted or sent to the server. */
   private prompt: PromptState = NO_PROMPT;
   /** A restarted agent is awaited to offer it the prompt its predecessor lost: since when, and
-   * when it reported idle. */
-  private offerWait: { since: number; idleAt: number | null } | null = null;
+   * when it was ready (it reported idle, or, for an agent that reports nothing at its start, went
+   * quiet). */
+  private offerWait: { since: number; readyAt: number | null } | null = null;
+  /** When the child last printed (performance.now()). */
+  private outputAt = 0;
 
   constructor(
     private readonly init: HolderInit,
@@ -348,13 +354,14 @@ export class Holder {
     this.status = reduceStatus(this.status, { k: 'process', what: 'starting', at: Date.now() });
     this.onStatus({ k: 'process', what: 'running', at: Date.now() });
     this.log.info('child-started', { childPid: child.pid, resumed: resumeArgv !== null });
-    if (this.prompt.carried && !this.prompt.carried.typed) this.offerWait = { since: Date.now(), idleAt: null };
+    if (this.prompt.carried && !this.prompt.carried.typed) this.offerWait = { since: Date.now(), readyAt: null };
     child.onData((data) => {
       const started = performance.now();
       writeNow(this.term, data as unknown as Uint8Array);
-      this.parseBudget.spend(started, performance.now());
+      this.outputAt = performance.now();
+      this.parseBudget.spend(started, this.outputAt);
       // Bracketed paste may be what the offer still waits for.
-      if (this.offerWait?.idleAt) this.tryOffer();
+      if (this.offerWait?.readyAt) this.tryOffer();
       this.frames.request();
       this.yieldAfterChunk(child);
     });
@@ -506,7 +513,7 @@ export class Holder {
    * bracketed pastes: a paste, never an Enter, so nothing is sent until the user sends it. */
   private tryOffer(): void {
     const carried = this.prompt.carried;
-    if (!this.offerWait?.idleAt || !carried || carried.typed || !this.writer) return;
+    if (!this.offerWait?.readyAt || !carried || carried.typed || !this.writer) return;
     const modes = this.modes.modes;
     if (!modes.bracketedPaste) return;
     this.offerWait = null;
@@ -516,12 +523,16 @@ export class Holder {
     this.tellOffer(true);
   }
 
-  /** The restarted agent did not get ready, or not for pastes, in time. */
+  /** An agent that reports nothing at its start is ready once quiet with bracketed paste on; one
+   * that did not get ready, or not for pastes, in time gets nothing typed. */
   private checkOfferWait(now: number): void {
     const wait = this.offerWait;
     if (!wait) return;
-    if (wait.idleAt === null && now - wait.since >= OFFER_READY_WAIT_MS) this.dropOffer('not-ready');
-    else if (wait.idleAt !== null && now - wait.idleAt >= OFFER_PASTE_MODE_WAIT_MS) this.dropOffer('no-bracketed-paste');
+    if (wait.readyAt === null && !promptRulesFor(this.agent?.kind).idleOnStart && this.modes.modes.bracketedPaste && performance.now() - this.outputAt >= OFFER_QUIET_MS) {
+      wait.readyAt = now;
+      this.tryOffer();
+    } else if (wait.readyAt === null && now - wait.since >= OFFER_READY_WAIT_MS) this.dropOffer('not-ready');
+    else if (wait.readyAt !== null && now - wait.readyAt >= OFFER_PASTE_MODE_WAIT_MS) this.dropOffer('no-bracketed-paste');
   }
 
   private dropOffer(reason: 'not-ready' | 'no-bracketed-paste' | 'input-first'): void {
@@ -604,7 +615,7 @@ export class Holder {
     this.stepPrompt({ k: 'report', state: report.state });
     // The restarted agent says its prompt waits for input: the moment to offer the lost prompt.
     if (report.state === 'idle' && this.offerWait) {
-      this.offerWait.idleAt ??= Date.now();
+      this.offerWait.readyAt ??= Date.now();
       this.tryOffer();
     }
     this.broadcastState();

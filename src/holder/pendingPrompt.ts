@@ -18,8 +18,10 @@
 // - Enter while a turn runs queues a second prompt beside the first (Claude Code, Codex) or types
 //   ahead (a line agent): which one was lost is unknown, so nothing is offered.
 // - Keys while a permission dialog waits answer the dialog and leave the line alone.
-// - A submission is settled by the agent's `done`, `idle` or `error` report after it, or by the
-//   controller's keys ending the turn (an interrupt or a denial, as the status model reads them).
+// - A submission is settled by the agent's `done` or `error` report after it, by `idle` once the
+//   turn was reported running (working or needs-input) since, or by the controller's keys ending
+//   the turn (an interrupt or a denial, as the status model reads them). An idle with no turn seen
+//   is a late start report (Codex fires SessionStart with the first prompt), not the turn's end.
 // - An incarnation that never reported over the bridge never settles anything it was sent, so its
 //   prompts are never offered: without reports a1 cannot tell an answered prompt from a lost one.
 // - After a death the next incarnation carries what had no settled reply. Once the holder typed it
@@ -49,6 +51,9 @@ export interface PromptRules {
   readonly specialChars: readonly string[];
   /** Enter right after this character inserts a newline instead of submitting. */
   readonly newlineAfter: string | null;
+  /** The agent reports idle once its prompt is ready after a start; otherwise its prompt is taken
+   * to be ready once it has bracketed paste on and has drawn nothing for a moment. */
+  readonly idleOnStart: boolean;
 }
 
 type KillKey = 'ctrl+u';
@@ -56,7 +61,7 @@ type KillKey = 'ctrl+u';
 /**
  * Claude Code 2.1.328: Ctrl+U deletes to the start of the line and Ctrl+C at the prompt clears the
  * input; `/` opens the command menu, `!` bash mode, `#` memory mode, `?` the shortcuts (not typed),
- * `@` the file menu; `\` then Enter is a newline.
+ * `@` the file menu; `\` then Enter is a newline. Its SessionStart hook reports idle at every start.
  */
 const CLAUDE: PromptRules = {
   version: '2.1.328',
@@ -65,10 +70,12 @@ const CLAUDE: PromptRules = {
   specialStarts: ['/', '!', '#', '?'],
   specialChars: ['@'],
   newlineAfter: '\\',
+  idleOnStart: true,
 };
 
 /** Codex 0.169.0: Ctrl+U deletes to the start of the line, Ctrl+C clears the composer; `/` opens
- * the command popup, `!` runs a shell command, `?` the shortcuts, `@` the file search. */
+ * the command popup, `!` runs a shell command, `?` the shortcuts, `@` the file search. Its hooks
+ * first fire with the first prompt: nothing reports a resumed Codex ready. */
 const CODEX: PromptRules = {
   version: '0.169.0',
   killToStart: ['ctrl+u'],
@@ -76,9 +83,11 @@ const CODEX: PromptRules = {
   specialStarts: ['/', '!', '?'],
   specialChars: ['@'],
   newlineAfter: null,
+  idleOnStart: false,
 };
 
-/** Any other agent (a1's own test agent too): typing, pasting, Backspace and Enter only. */
+/** Any other agent (a1's own test agent too): typing, pasting, Backspace and Enter only. It is
+ * ready when it reports idle: nothing else tells what an unknown agent is doing at its start. */
 const GENERIC: PromptRules = {
   version: '*',
   killToStart: [],
@@ -86,6 +95,7 @@ const GENERIC: PromptRules = {
   specialStarts: [],
   specialChars: [],
   newlineAfter: null,
+  idleOnStart: true,
 };
 
 const BY_KIND: Readonly<Record<string, PromptRules>> = { claude: CLAUDE, codex: CODEX };
@@ -94,9 +104,11 @@ export function promptRulesFor(kind: string | null | undefined): PromptRules {
   return (kind && Object.hasOwn(BY_KIND, kind) ? BY_KIND[kind] : null) ?? GENERIC;
 }
 
-/** One submission: its text (null when it could not be followed) and whether a reply settled it. */
+/** One submission: its text (null when it could not be followed), whether the agent reported its
+ * turn running, and whether a reply settled it. */
 export interface Submission {
   readonly text: string | null;
+  readonly running: boolean;
   readonly settled: boolean;
 }
 
@@ -237,7 +249,7 @@ function submit(rules: PromptRules, s: PromptState, turnRunning: boolean): Promp
   if (s.line === '') return s;
   if (!turnRunning && s.line !== null && rules.newlineAfter !== null && s.line.endsWith(rules.newlineAfter)) return withLine(s, null);
   const known = !turnRunning && s.line !== null && !isSpecial(rules, s.line);
-  return { ...s, line: '', pasted: false, submitted: { text: known ? s.line : null, settled: false }, carried: null };
+  return { ...s, line: '', pasted: false, submitted: { text: known ? s.line : null, running: false, settled: false }, carried: null };
 }
 
 function applyEdit(rules: PromptRules, s: PromptState, e: Edit, turnRunning: boolean): PromptState {
@@ -258,7 +270,7 @@ function applyEdit(rules: PromptRules, s: PromptState, e: Edit, turnRunning: boo
     case 'lost':
       return withLine(s, null);
     case 'maybeSubmit':
-      return { ...s, line: null, pasted: false, submitted: { text: null, settled: false }, carried: null };
+      return { ...s, line: null, pasted: false, submitted: { text: null, running: false, settled: false }, carried: null };
     case 'enter':
       return submit(rules, s, turnRunning);
   }
@@ -272,7 +284,10 @@ export function reducePrompt(rules: PromptRules, s: PromptState, e: PromptEvent)
   switch (e.k) {
     case 'report': {
       const reported = s.reported ? s : { ...s, reported: true };
-      return e.state === 'done' || e.state === 'idle' || e.state === 'error' ? settle(reported) : reported;
+      const sub = reported.submitted;
+      if (e.state === 'done' || e.state === 'error' || (e.state === 'idle' && sub?.running)) return settle(reported);
+      if ((e.state === 'working' || e.state === 'needs-input') && sub && !sub.running) return { ...reported, submitted: { ...sub, running: true } };
+      return reported;
     }
     case 'offered':
       // Offered only into an empty input: the holder drops the offer once the user types first.

@@ -80,7 +80,7 @@ describe('following the input line', () => {
 
   it('a paste without bracketed paste mode is typed text: its DEL erases, its newline submits', () => {
     const s = run([text('x'), paste('yq\x7fz\rw')], 'generic', { ...NO_PROMPT, reported: true }, false);
-    expect(s.submitted).toEqual({ text: 'xyz', settled: false });
+    expect(s.submitted).toEqual({ text: 'xyz', running: false, settled: false });
     expect(s.line).toBe('w');
   });
 
@@ -96,7 +96,9 @@ describe('submissions and what a death leaves to offer', () => {
     { name: 'submitted while working was reported: offered', steps: [text('fix it'), ENTER, report('working'), report('progress')], offer: 'fix it' },
     { name: 'a dialog still waiting: offered', steps: [text('fix it'), ENTER, report('needs-input')], offer: 'fix it' },
     { name: 'settled by done', steps: [text('fix it'), ENTER, report('working'), report('done')], offer: null },
-    { name: 'settled by idle', steps: [text('fix it'), ENTER, report('idle')], offer: null },
+    { name: 'settled by idle after the turn ran (an interrupted turn)', steps: [text('fix it'), ENTER, report('working'), report('idle')], offer: null },
+    { name: 'settled by idle after a dialog (denied)', steps: [text('fix it'), ENTER, report('needs-input'), report('idle')], offer: null },
+    { name: 'an idle before the turn was seen (a late start report) does not settle', steps: [text('fix it'), ENTER, report('idle'), report('working')], offer: 'fix it' },
     { name: 'settled by error', steps: [text('fix it'), ENTER, report('error')], offer: null },
     { name: 'a draft is not a submission', steps: [text('fix it'), ENTER, report('done'), text('next one')], offer: null },
     { name: 'the last submission counts', steps: [text('one'), ENTER, report('done'), text('two'), ENTER], offer: 'two' },
@@ -142,6 +144,7 @@ describe('submissions and what a death leaves to offer', () => {
     expect(lostPrompt(run([ENTER], 'generic', typed))).toBeNull(); // not reported yet
     expect(lostPrompt(run([report('idle'), ENTER], 'generic', typed))).toBe('lost one');
     expect(lostPrompt(run([report('idle'), ENTER, report('done')], 'generic', typed))).toBeNull();
+    expect(lostPrompt(run([report('idle'), ENTER, report('idle')], 'generic', typed))).toBe('lost one');
     // Dropped before it was typed (the user typed first): gone.
     expect(lostPrompt(reducePrompt(rules, fresh, { k: 'offerDropped' }))).toBeNull();
     expect(nextIncarnation(null)).toBe(NO_PROMPT);
@@ -160,6 +163,9 @@ describe('submissions and what a death leaves to offer', () => {
     expect(promptRulesFor('claude').version).toBe('2.1.328');
     expect(promptRulesFor('codex').version).toBe('0.169.0');
     expect(promptRulesFor('aider')).toBe(promptRulesFor('generic'));
+    // Codex reports nothing when it starts: a1 waits for it to go quiet instead of for its idle.
+    expect(promptRulesFor('codex').idleOnStart).toBe(false);
+    expect(promptRulesFor('claude').idleOnStart).toBe(true);
     expect(promptRulesFor(null)).toBe(promptRulesFor('generic'));
   });
 });
@@ -183,8 +189,11 @@ class ReferenceEditor {
     else if (ev.k === 'key') this.named(ev.key);
   }
 
+  running = false;
+
   report(state: string): void {
-    if (state === 'done' || state === 'idle' || state === 'error') this.settled = true;
+    if (state === 'working') this.running = true;
+    if (state === 'done' || state === 'error' || (state === 'idle' && this.running)) this.settled = true;
   }
 
   private char(ch: string): void {
@@ -213,6 +222,7 @@ class ReferenceEditor {
     if (this.buf.length === 0) return;
     this.lastSubmitted = this.buf.join('');
     this.settled = false;
+    this.running = false;
     this.history.push(this.lastSubmitted);
     this.buf = [];
     this.caret = 0;
