@@ -28,6 +28,8 @@ import {
   type AgentWorld,
 } from './agentHarness.js';
 
+/** The client's notice when a restarted agent got back the prompt its predecessor lost. */
+const PROMPT_OFFERED = 'the last prompt had no reply; it is back in the input, not sent';
 const ALT_NEXT = '\x1b.';
 const ALT_PREVIOUS = '\x1b,';
 const ALT_W = '\x1bw';
@@ -298,6 +300,25 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     } finally {
       restarted.dispose();
     }
+  });
+
+  it('kill -9 mid-turn: the restarted agent has the prompt back in its input, not sent, until Enter', async () => {
+    const { a1, id } = await agentTab();
+    const prompt = 'slow 5';
+    const sentTimes = () => w!.mock.requests().filter((r) => r.main && r.prompt === prompt).length;
+    const before = await tabEntry(w!.t, id);
+    await submit(a1, prompt);
+    await a1.waitForText('word3', AGENT_WAIT_MS);
+    process.kill(before.childPid!, 'SIGKILL');
+    await waitForEntry(w!.t, id, (e) => e.childPid !== before.childPid && e.status === 'running', 'the agent restarted');
+    await a1.waitForText(PROMPT_OFFERED, AGENT_WAIT_MS);
+    // The conversation's prompt and the input's: two rows end with it (after the agent's prompt
+    // mark and a space, Claude's a no-break one), and the empty-input hint is gone.
+    const showsPrompt = (row: string) => /\sslow 5$/.test(row.trimEnd());
+    await waitForSettled(a1, (rows) => rows.filter(showsPrompt).length === 2 && !rows.some((r) => r.includes(p.ready)), 'the prompt back in the input');
+    expect(sentTimes()).toBe(1);
+    a1.write('\r');
+    await waitFor(() => sentTimes() === 2, { timeoutMs: AGENT_WAIT_MS, what: 'the prompt sent once more, by Enter' });
   });
 
   it('sleep shows ◌ and stops it; viewing it resumes the same session', async () => {
