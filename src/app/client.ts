@@ -205,7 +205,14 @@ class AttachClient {
       this.outer.enter();
       this.stdin.on('data', this.onStdin);
       this.stdout.on('resize', this.onResize);
-      await this.viewTab(tabId);
+      await this.viewTab(tabId).catch((err: unknown) => {
+        // A tab with no process to show (failed, its start refused) must not stand between the
+        // user and the other tabs: the strip stays, r/f/Alt+W and switching work, and the view
+        // comes once the tab runs again.
+        if (!(err instanceof ServerError) || err.code !== 'holder-unavailable') throw err;
+        this.addNotice(`${err.message} r retries, f starts fresh, Alt+W closes it.`);
+        void this.rebindView(tabId);
+      });
       // Normally the first surface paint loads Ink; this covers a tab that sends no surface.
       setTimeout(() => this.requestInk(), INK_LOAD_FALLBACK_MS).unref();
     } catch (err) {
@@ -422,6 +429,12 @@ class AttachClient {
   private async rebindView(tabId: string): Promise<void> {
     // A sleeping tab is not woken by its holder going away, only by a view or a key (SPEC §9).
     while (!this.finished && this.viewed === tabId && !this.view && this.tabs.some((t) => t.id === tabId && t.lifecycle !== 'suspended')) {
+      // A stopped tab left with no holder has nothing to view until r or f starts it again.
+      const tab = this.tabs.find((t) => t.id === tabId);
+      if (tab && tab.holderPid === null && (tab.lifecycle === 'failed' || tab.lifecycle === 'exited')) {
+        await new Promise((r) => setTimeout(r, REBIND_RETRY_MS));
+        continue;
+      }
       try {
         await this.viewTab(tabId);
         return;
@@ -882,6 +895,8 @@ class AttachClient {
     const view = this.view;
     if (!view) {
       const viewed = this.tabs.find((t) => t.id === this.viewed);
+      // A stopped tab with no holder to show it: its r and f are still the client's.
+      if (viewed && (viewed.lifecycle === 'failed' || viewed.lifecycle === 'exited')) return this.onStoppedTabKeys(viewed.id, viewed.lifecycle, events);
       // The viewed tab's holder is (re)connecting: keep keys in order until it is there.
       if (this.viewed !== null && viewed?.lifecycle !== 'suspended') this.queueInput(events);
       // A key to a sleeping tab wakes it and is consumed: it was typed at no program, and a

@@ -28,6 +28,7 @@ import {
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
+const ALT_W = '\x1bw';
 /** Short, so an agent that ignores SIGHUP gets its SIGKILL soon; SPEC §15 lets tests shorten it. */
 const GRACE_MS = 300;
 /** How often the watcher looks for a second agent process: far below any start's duration. */
@@ -158,7 +159,7 @@ describe('never two agent processes for one session', () => {
     await a1.waitForText(`fake-agent session ${sessionId} (resumed)`);
   });
 
-  it('an earlier agent that cannot be ended: the tab reports the conflict instead of starting beside it', async () => {
+  it('an earlier agent that cannot be ended: the tab reports the conflict instead of starting beside it, and a1 still attaches', async () => {
     t = e2e({ closeGraceMs: GRACE_MS });
     // Injected fault: the server's signals to the tab's earlier processes are lost.
     t.env.A1_TEST_EARLIER_SIGNALS_LOST = '1';
@@ -175,9 +176,13 @@ describe('never two agent processes for one session', () => {
     expect(isSameAlive(agent), 'the earlier agent, never ended, still runs').toBe(true);
     expect(agentStarts(dir, sessionId), 'no second start beside it').toHaveLength(1);
 
-    // Closing the tab is the user's way out: the close ends what the tab left behind.
-    const stop = await t.run('tabs', 'stop', id);
-    expect(stop.code, stop.stderr).toBe(0);
+    // The failed tab never stands between the user and a1: the client stays, says what r, f and
+    // Alt+W do, and closing the tab is the user's way out: the close ends what it left behind.
+    const a1 = t.attach();
+    await a1.waitForText('r retries, f starts fresh, Alt+W closes it.');
+    expect(a1.line(0)).toContain('stubborn');
+    a1.write(ALT_W);
+    await waitFor(async () => (await listing(t)).tabs.length === 0, { what: 'the failed tab closed from the client' });
     await waitFor(() => !isSameAlive(agent), { what: 'the earlier agent ended by the close' });
     expect(agentStarts(dir, sessionId)).toHaveLength(1);
     expect(watcher.most()).toMatchObject({ count: 1 });
