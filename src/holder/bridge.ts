@@ -4,9 +4,8 @@
 // prompt, transcript or terminal text: the schema has no field for it.
 import crypto from 'node:crypto';
 import net from 'node:net';
-import fs from 'node:fs';
-import path from 'node:path';
 import { Connection } from '../protocol/connection.js';
+import { UnixListener } from '../protocol/unixListener.js';
 import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { bridgeSchema } from '../protocol/messages.js';
@@ -87,11 +86,7 @@ function cleanField(v: unknown): string | null {
 }
 
 export class BridgeListener {
-  private server: net.Server | null = null;
-  /** The inode of the socket file this listener bound: the path is ours while it names it. */
-  private ino: number | null = null;
-  /** A restore failed and was logged: the next failures of this outage are not (one a tick). */
-  private restoreFailing = false;
+  private readonly socket: UnixListener;
   /** Each `a1 status` is its own process and connection, so hooks fired close together can
    * arrive out of order; a report from a process started before the newest one admitted is stale
    * and dropped. */
@@ -100,7 +95,7 @@ export class BridgeListener {
   private readonly pidMax = pidMax() ?? DEFAULT_PID_MAX;
 
   constructor(
-    private readonly socketPath: string,
+    socketPath: string,
     private readonly bridgeKey: Buffer,
     /** The current child incarnation; reports from any other are refused. */
     private readonly currentInc: () => string | null,
@@ -112,55 +107,26 @@ export class BridgeListener {
      * overtaken. */
     private readonly onReport: (report: BridgeReport) => boolean,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.socket = new UnixListener(socketPath, (s) => this.accept(s), {
+      error: (err) => this.log.warn('bridge-listen-error', { code: errorCode(err) }),
+      restoreFailed: (err) => this.log.warn('bridge-restore-failed', { code: errorCode(err) }),
+    });
+  }
 
   listen(): Promise<void> {
-    try {
-      fs.unlinkSync(this.socketPath);
-    } catch {
-      // Nothing stale.
-    }
-    return new Promise((resolve, reject) => {
-      const server = net.createServer((s) => this.accept(s));
-      server.once('error', reject);
-      server.listen(this.socketPath, () => {
-        server.off('error', reject);
-        fs.chmodSync(this.socketPath, 0o600);
-        this.ino = fs.statSync(this.socketPath).ino;
-        server.on('error', (err) => this.log.warn('bridge-listen-error', { code: errorCode(err) }));
-        this.server = server;
-        resolve();
-      });
-    });
+    return this.socket.listen();
   }
 
   /** Whether the socket path still names the socket this listener bound (SPEC §4: a socket path
    * can vanish, for example when a tmp cleaner removes it). */
   inPlace(): boolean {
-    try {
-      const st = fs.lstatSync(this.socketPath);
-      return st.isSocket() && st.ino === this.ino;
-    } catch {
-      return false;
-    }
+    return this.socket.inPlace();
   }
 
   /** Binds the socket path again after it vanished; false while something keeps it from binding. */
-  async restore(): Promise<boolean> {
-    // Closed first: closing a listener removes its path, which must not take the new socket along.
-    this.server?.close();
-    this.server = null;
-    this.ino = null;
-    try {
-      fs.mkdirSync(path.dirname(this.socketPath), { recursive: true, mode: 0o700 });
-      await this.listen();
-      this.restoreFailing = false;
-      return true;
-    } catch (err) {
-      if (!this.restoreFailing) this.log.warn('bridge-restore-failed', { code: errorCode(err) });
-      this.restoreFailing = true;
-      return false;
-    }
+  restore(): Promise<boolean> {
+    return this.socket.restore();
   }
 
   private accept(socket: net.Socket): void {
@@ -222,12 +188,6 @@ export class BridgeListener {
   }
 
   close(): void {
-    this.server?.close();
-    if (!this.inPlace()) return;
-    try {
-      fs.unlinkSync(this.socketPath);
-    } catch {
-      // Already gone.
-    }
+    this.socket.close();
   }
 }

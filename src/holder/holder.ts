@@ -10,6 +10,7 @@ import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { holderSchema, dataSchema, type HolderState } from '../protocol/messages.js';
 import { mergeSchemas } from '../protocol/schema.js';
+import { UnixListener } from '../protocol/unixListener.js';
 import { verifyTicket, UsedTickets, newIncarnation, ticketProofKey, type Ticket } from '../security.js';
 import { procStartTime, descendsFromSession } from '../proc.js';
 import { ModeTracker } from '../surface/modes.js';
@@ -177,7 +178,7 @@ export class Holder {
   private stallCheck: NodeJS.Timeout | null = null;
   private readonly frames: FrameClock;
   private readonly rowCache: RowCache;
-  private listener: net.Server | null = null;
+  private readonly listener: UnixListener;
   private terminating = false;
   private slaveFd: number | null = null;
   private yielding = false;
@@ -261,6 +262,10 @@ export class Holder {
     this.term.onData((data) => this.writer?.write(data));
     this.term.onBinary((data) => this.writer?.write(Buffer.from(data, 'binary')));
     this.frames = new FrameClock(() => this.sendFrames());
+    this.listener = new UnixListener(init.socketPath, (socket) => this.accept(socket), {
+      error: (err) => this.log.warn('listen-error', { code: errorCode(err) }),
+      restoreFailed: (err) => this.log.warn('socket-restore-failed', { code: errorCode(err) }),
+    });
   }
 
   async start(): Promise<{ pid: number; childPid: number | null }> {
@@ -268,7 +273,7 @@ export class Holder {
     // long before its socket answers, so a test can kill its server inside that window.
     const listenDelayMs = Number(this.init.env.A1_TEST_HOLDER_LISTEN_DELAY_MS) || 0;
     if (listenDelayMs > 0) await delay(listenDelayMs);
-    await this.listen();
+    await this.listener.listen();
     await this.bridge.listen();
     // Test-only (A1_TEST_PTY_HANG_MS in the tab's environment): PTY creation hangs this long, so
     // a test can prove the server's start deadline and replacement (SPEC §10).
@@ -278,26 +283,6 @@ export class Holder {
     this.statusTimer.unref();
     this.spawnChild(false);
     return { pid: process.pid, childPid: this.child?.pid ?? null };
-  }
-
-  private listen(): Promise<void> {
-    try {
-      fs.unlinkSync(this.init.socketPath);
-    } catch {
-      // Nothing stale to remove.
-    }
-    return new Promise((resolve, reject) => {
-      const server = net.createServer((socket) => this.accept(socket));
-      server.once('error', reject);
-      server.listen(this.init.socketPath, () => {
-        server.off('error', reject);
-        // Owner-only, inside a 0700 directory (SPEC §4).
-        fs.chmodSync(this.init.socketPath, 0o600);
-        server.on('error', (err) => this.log.warn('listen-error', { code: errorCode(err) }));
-        this.listener = server;
-        resolve();
-      });
-    });
   }
 
   /** Starts the child: resumed when `resume` and the record still passes the validator (SPEC §9),
@@ -568,6 +553,7 @@ export class Holder {
   /** Clock-driven states, and the restart of a child that heartbeats and then goes silent (only
    * one that heartbeats at least once: hook-only agents are never restarted for silence). */
   private onStatusTick(): void {
+    this.keepSocket();
     this.keepBridge();
     this.refreshGlyph();
     this.checkOfferWait(Date.now());
@@ -593,6 +579,15 @@ export class Holder {
   }
 
   private bridgeRestoring = false;
+
+  /** The holder's own socket, which viewing clients and a replacement server connect to, is
+   * bound again within one tick when its path vanished (SPEC §4). */
+  private keepSocket(): void {
+    if (this.terminating || this.listener.inPlace()) return;
+    void this.listener.restore().then((ok) => {
+      if (ok) this.log.info('socket-restored');
+    });
+  }
 
   private onViewersChanged(): void {
     const viewed = [...this.clients].some((c) => c.attached);
@@ -1104,13 +1099,8 @@ export class Holder {
     if (this.titleTimer) clearTimeout(this.titleTimer);
     for (const c of this.clients) c.conn.close();
     this.server?.close();
-    this.listener?.close();
+    this.listener.close();
     this.bridge.close();
-    try {
-      fs.unlinkSync(this.init.socketPath);
-    } catch {
-      // Already gone.
-    }
     this.onDone(code);
   }
 }

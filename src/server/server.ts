@@ -5,9 +5,9 @@
 // resume records here, holder processes in ./holderIO. Queries (list, busy, sessions, host status)
 // read the core's state.
 import net from 'node:net';
-import fs from 'node:fs';
 import { Connection } from '../protocol/connection.js';
 import { acceptHandshake } from '../protocol/handshake.js';
+import { UnixListener } from '../protocol/unixListener.js';
 import { controlMethods } from '../protocol/methods.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { controlSchema, type TabInfo, type ReplyError } from '../protocol/messages.js';
@@ -29,6 +29,8 @@ import type { ProcessRef } from '../lifecycle/retirement.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { pruneRecoveryFiles } from '../holder/recovery.js';
 import { FencedError } from '../store/errors.js';
+import { lockHolder } from '../store/lockHolder.js';
+import { writerLockPath } from '../store/layout.js';
 import { boot, step, HOLDER_HEARTBEAT_MS, orderedIds, sessionHolder, type CoreEvent, type CoreState, type CoreTab, type Effect, type Reply, type Request, type StepResult } from './core/index.js';
 import { HolderIO, type SpawnPlan } from './holderIO.js';
 import { AgentStarts } from './agentStarts.js';
@@ -123,7 +125,7 @@ export class Server {
   /** The core said exit: nothing more is fed to it. */
   private exited = false;
   private shutDown = false;
-  private listener: net.Server | null = null;
+  private readonly listener: UnixListener;
   private tickTimer: NodeJS.Timeout | null = null;
   private captureTimer: NodeJS.Timeout | null = null;
   private lastBeat = Date.now();
@@ -137,6 +139,10 @@ export class Server {
       feed: (e) => this.feed(e),
       state: () => this.state,
       stillWriter: () => this.stillWriter(),
+    });
+    this.listener = new UnixListener(d.paths.serverSock, (s) => this.accept(s), {
+      error: (err) => this.d.log.warn('listen-error', { code: errorCode(err) }),
+      restoreFailed: (err) => this.d.log.warn('socket-restore-failed', { code: errorCode(err) }),
     });
   }
 
@@ -167,7 +173,8 @@ export class Server {
     };
     // The id makes this server's tab ids and incarnations unique; short, since they name sockets.
     this.run(boot(newIncarnation().slice(0, 7), Date.now(), durable, limits));
-    await this.listen();
+    // Only the lease holder gets here, so a leftover socket is a dead predecessor's.
+    await this.listener.listen();
     this.tickTimer = setInterval(() => this.tick(), TICK_MS);
     this.tickTimer.unref();
     this.captureTimer = setInterval(() => this.captureLiveRecords(), LIVE_CAPTURE_MS);
@@ -239,6 +246,7 @@ export class Server {
 
   private tick(): void {
     if (!this.stillWriter()) return;
+    this.keepSocket();
     this.checkInvariants();
     if (this.exited) return;
     const now = Date.now();
@@ -427,25 +435,25 @@ export class Server {
 
   // ---- clients ----
 
-  private listen(): Promise<void> {
-    const sock = this.d.paths.serverSock;
-    try {
-      fs.unlinkSync(sock);
-    } catch {
-      // Only the lease holder gets here, so a leftover socket is a dead predecessor's.
+  /** server.sock is bound again within a tick when its path vanished (SPEC §4), and only by the
+   * lease holder: tick() stops a fenced server before this, and the kernel must still name this
+   * process as the lock's holder (a lock file replaced behind its back is someone else's lease). */
+  private keepSocket(): void {
+    if (this.exited || this.listener.inPlace()) return;
+    const owner = lockHolder(writerLockPath(this.d.paths.stateDir));
+    if (owner !== undefined && owner !== process.pid) {
+      if (!this.socketLeftAlone) this.d.log.warn('socket-not-restored', { reason: 'not-lease-holder' });
+      this.socketLeftAlone = true;
+      return;
     }
-    return new Promise((resolve, reject) => {
-      const server = net.createServer((s) => this.accept(s));
-      server.once('error', reject);
-      server.listen(sock, () => {
-        server.off('error', reject);
-        // Owner-only, inside a 0700 directory (SPEC §4).
-        fs.chmodSync(sock, 0o600);
-        this.listener = server;
-        resolve();
-      });
+    this.socketLeftAlone = false;
+    void this.listener.restore().then((ok) => {
+      if (ok) this.d.log.info('socket-restored');
     });
   }
+
+  /** A vanished server.sock was left alone for want of the lease, and said so once. */
+  private socketLeftAlone = false;
 
   private accept(socket: net.Socket): void {
     const conn = new Connection(socket, controlSchema);
@@ -816,14 +824,7 @@ export class Server {
     this.io.closeLinks();
     // A fenced server's socket path is its successor's now; closing the listener would unlink
     // that path too (libuv removes a Unix socket's file on close).
-    if (code !== FENCED_EXIT_CODE) {
-      this.listener?.close();
-      try {
-        fs.unlinkSync(this.d.paths.serverSock);
-      } catch {
-        // Already gone.
-      }
-    }
+    if (code !== FENCED_EXIT_CODE) this.listener.close();
     this.d.onExit(code);
   }
 }

@@ -12,6 +12,7 @@ import { readDiskRegistry, spawnServer } from './serverProcess.js';
 import { isAlive, killTracked, pidsWithEnv } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 import type { Connection } from '../../src/protocol/connection.js';
+import { resolvePaths } from '../../src/paths.js';
 
 /** A holder's control connection, as its server has it. */
 async function holderControl(e: E2E, tabId: string): Promise<Connection> {
@@ -183,5 +184,24 @@ describe('fencing', () => {
     expect(after.tabs).toEqual([expect.objectContaining({ name: 'a', holderPid: tab.holderPid, childPid: tab.childPid, status: 'running' })]);
     expect(pidsWithEnv('A1_HOLDER_TAB', tab.id).filter(isAlive)).toEqual([tab.holderPid]);
     expect(readDiskRegistry(t!).epoch).toBe(l.server!.epoch + 1);
+    // server.sock named the successor's socket, not its own: it was never bound again (SPEC §4).
+    expect(logEvents(t!, /^server/)).not.toContain('socket-restored');
+  });
+
+  it('a server whose lock file was replaced does not bind a vanished server.sock again: only the lease holder may', async () => {
+    const l = await oneTab();
+    const old = l.server!.pid;
+    const sock = resolvePaths({ env: t!.env }).serverSock;
+    stop(old);
+    loseWriterLock(t!);
+    fs.rmSync(sock);
+    process.kill(old, 'SIGCONT');
+    // Its epoch is still the registry's, so it serves on; the kernel no longer names it the lock's holder.
+    await waitFor(() => logEntries(t!, /^server/).some((e) => e.pid === old && e.event === 'socket-not-restored'), {
+      what: 'the server declining to bind server.sock',
+    });
+    expect(fs.existsSync(sock)).toBe(false);
+    expect(isAlive(old)).toBe(true);
+    expect(logEvents(t!, /^server/)).not.toContain('socket-restored');
   });
 });

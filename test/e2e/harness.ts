@@ -133,13 +133,26 @@ export function logEntries(t: E2E, file: RegExp): LogEntry[] {
  * secret, and waits for the state it sends first. Sends nothing: the real server stays its server. */
 export async function holderControl(t: E2E, tabId: string): Promise<{ conn: Connection; state: Awaited<ReturnType<typeof firstState>> }> {
   const paths = resolvePaths({ env: t.env });
-  const db = new Database(path.join(stateDir(t), 'registry.db'), { readonly: true });
-  const row = db.prepare('SELECT holder_inc AS inc FROM tabs WHERE id = ?').get(tabId) as { inc: string };
-  db.close();
-  const key = deriveKey(loadOrCreateSecret(paths.secretFile), 'holder', tabId, row.inc);
-  const conn = await connectHolder(paths.holderSock(tabId, row.inc), key);
+  const inc = recordedHolderInc(t, tabId);
+  const key = deriveKey(loadOrCreateSecret(paths.secretFile), 'holder', tabId, inc);
+  const conn = await connectHolder(paths.holderSock(tabId, inc), key);
   const state = await firstState(conn);
   return { conn, state };
+}
+
+/** The holder incarnation the registry records for the tab. */
+function recordedHolderInc(t: E2E, tabId: string): string {
+  const db = new Database(path.join(stateDir(t), 'registry.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT holder_inc AS inc FROM tabs WHERE id = ?').get(tabId) as { inc: string }).inc;
+  } finally {
+    db.close();
+  }
+}
+
+/** The tab's holder socket (its data plane), named by the recorded holder incarnation. */
+export function holderSocket(t: E2E, tabId: string): string {
+  return resolvePaths({ env: t.env }).holderSock(tabId, recordedHolderInc(t, tabId));
 }
 
 /** The profile's run directory (server socket, client token, holder sockets). */

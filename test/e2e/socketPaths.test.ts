@@ -1,0 +1,54 @@
+// Socket paths that vanish (SPEC §4): logind or a tmp cleaner may delete files under /tmp while
+// a1 runs. A resident process whose socket path vanished binds it again within one heartbeat, so
+// a new client reaches the server and the tab again, and nothing restarts for it.
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { e2e, listing, logEntries, probeViewed, PROMPT_SEEN, waitForListing, type E2E } from './harness.js';
+import { holderSocket } from './harness.js';
+import { resolvePaths } from '../../src/paths.js';
+import { waitFor } from '../helpers/wait.js';
+
+let t: E2E | undefined;
+afterEach(async () => {
+  await t?.teardown();
+  t = undefined;
+});
+
+function isSocket(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSocket();
+  } catch {
+    return false;
+  }
+}
+
+describe('socket paths that vanish', () => {
+  it("the holder's socket and server.sock are bound again: a new a1 lists, attaches and views the tab, and nothing restarted", async () => {
+    t = e2e();
+    const made = await t.run('new', '--name', 'a');
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.stdout.trim();
+    const before = (await waitForListing(t, ['a'])).tabs[0];
+    const server = (await listing(t)).server!;
+    const serverSock = resolvePaths({ env: t.env }).serverSock;
+    const holderSock = holderSocket(t, id);
+    expect(isSocket(serverSock) && isSocket(holderSock)).toBe(true);
+
+    fs.rmSync(serverSock);
+    fs.rmSync(holderSock);
+    // Bound again by their own processes: new sockets at the same paths.
+    await waitFor(() => isSocket(serverSock) && isSocket(holderSock), { what: 'server.sock and the holder socket bound again' });
+
+    const after = await listing(t);
+    expect(after.server).toEqual(server);
+    expect(after.tabs).toEqual([expect.objectContaining({ id, status: 'running', holderPid: before.holderPid, childPid: before.childPid })]);
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    await probeViewed(a1, id);
+    expect((await listing(t)).tabs[0]).toMatchObject({ holderPid: before.holderPid, childPid: before.childPid });
+    expect((await listing(t)).server).toEqual(server);
+    const events = (file: RegExp) => logEntries(t!, file).map((e) => e.event);
+    expect(events(/^server/).filter((e) => e === 'socket-restored')).toHaveLength(1);
+    expect(events(/^holder-/).filter((e) => e === 'socket-restored')).toHaveLength(1);
+  });
+});
