@@ -37,7 +37,7 @@ import type { Glyph } from '../app/strip/glyphs.js';
 import { FrameClock } from './frameClock.js';
 import { DroppedLines, readHistoryPage, searchBuffer } from './history.js';
 import { parseOsc52 } from './clipboard.js';
-import { probeServer, restartDelayMs, shouldStartServer, startServerProcess } from './serverWatch.js';
+import { decideServerWatch, probeServer, retryDelayMs, startServerProcess } from './serverWatch.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import { takeArmedFault } from '../diag/testFaults.js';
@@ -744,30 +744,45 @@ export class Holder {
   }
 
   /** The server link dropped: with no client to do it, start a replacement for a server that
-   * died, after a random 1–3 s, and never after a clean exit (SPEC §15). */
+   * died, after a random 1–3 s, and never after a clean exit (SPEC §15); look again, backing off,
+   * until a server links to this holder. */
   private watchServer(): void {
-    const { serverSocketPath, profile } = this.init;
-    if (!serverSocketPath || !profile || this.terminating) return;
+    if (!this.init.serverSocketPath || !this.init.profile || this.terminating) return;
     // Each loss gets its own grace: a timer armed for an earlier loss, whose server was replaced
     // and lost again meanwhile, must not fire at once for the new loss and race the client.
-    const loss = ++this.serverLosses;
+    this.lookForServer(++this.serverLosses, 0);
+  }
+
+  private lookForServer(loss: number, attempt: number): void {
+    const current = () => loss === this.serverLosses && !this.server && !this.terminating;
     setTimeout(() => {
-      if (loss !== this.serverLosses) return;
+      if (!current()) return;
       // An attached client starts the replacement itself, or it has stopped starting them (its
-      // start budget is spent) and offers [r]: either way this holder must not start one.
-      if (this.server || this.terminating || this.hasAttachedClient()) return;
-      void probeServer(serverSocketPath, this.init.writerLockPath).then((probe) => {
-        if (this.server || this.hasAttachedClient()) return;
-        this.log.info('server-lost', { reason: probe });
-        if (!shouldStartServer(probe, this.terminating)) return;
-        this.log.warn('server-replace');
-        startServerProcess(process.argv[1], profile, process.env);
+      // start budget is spent) and offers [r]: either way this holder starts none while it stays.
+      if (this.hasAttachedClient()) return this.lookForServer(loss, attempt + 1);
+      void probeServer(this.init.serverSocketPath!, this.init.writerLockPath).then((probe) => {
+        if (!current()) return;
+        if (this.hasAttachedClient()) return this.lookForServer(loss, attempt + 1);
+        if (this.serverLossLogged !== loss) this.log.info('server-lost', { reason: probe });
+        this.serverLossLogged = loss;
+        const decision = decideServerWatch(probe, this.serverStarts, Date.now(), this.terminating);
+        if (decision.action === 'stop') return;
+        this.serverStarts = decision.starts;
+        if (decision.action === 'start') {
+          this.log.warn('server-replace', { attempt });
+          startServerProcess(process.argv[1], this.init.profile!, process.env);
+        }
+        this.lookForServer(loss, attempt + 1);
       });
-    }, restartDelayMs()).unref();
+    }, retryDelayMs(attempt)).unref();
   }
 
   /** Server links lost so far: the grace timer of each loss knows whether a later one superseded it. */
   private serverLosses = 0;
+  /** The loss whose first look was logged: one `server-lost` each, whatever looks follow. */
+  private serverLossLogged = 0;
+  /** When this holder started servers, inside the automatic starts' window (SPEC §10). */
+  private serverStarts: number[] = [];
 
   private hasAttachedClient(): boolean {
     return [...this.clients].some((c) => c.attached);

@@ -3,7 +3,6 @@
 // missed-heartbeat window is shortened with A1_TEST_UNRESPONSIVE_MS, the restart follows at four
 // times it); and a working agent that makes no progress is shown stalled, with its interrupt and
 // restart actions, and never killed automatically.
-import { setTimeout as delay } from 'node:timers/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -13,7 +12,7 @@ import { agentReports, agentStarts, chipGlyph, controlAgent, fakeAgentArgv, list
 import { resolvePaths } from '../../src/paths.js';
 import { isAlive } from '../helpers/procs.js';
 import type { PtyDriver } from '../helpers/pty.js';
-import { waitFor } from '../helpers/wait.js';
+import { holdsFor, waitFor } from '../helpers/wait.js';
 
 /** The missed-heartbeat window here; the unresponsive restart follows at four times it. */
 const UNRESPONSIVE_MS = 2_000;
@@ -41,17 +40,6 @@ async function viewedAgent(config: object = {}): Promise<{ a1: PtyDriver; id: st
   const { sessionId } = await waitForTabSession(t, id);
   const tab = listedTab(await listing(t), id);
   return { a1, id, dir, sessionId, childPid: tab.childPid!, holderPid: tab.holderPid! };
-}
-
-/** Polls `broken` until `ms` have passed, failing at once with what it finds: the only way to
- * see that something does not happen within a window. */
-async function holdsFor(ms: number, what: string, broken: () => string | null | Promise<string | null>): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const why = await broken();
-    if (why) throw new Error(`${what}: ${why}`);
-    await delay(100);
-  }
 }
 
 /** What would show the agent was taken for hung: the notice, a second start, another child. */

@@ -1,16 +1,16 @@
 // Supervision (SPEC §10, §15; issue 7): a holder whose PTY creation hangs (the test-only override
 // A1_TEST_PTY_HANG_MS, set in the one tab's environment) misses its start deadline and is
 // replaced within the restart budget while the other tab is untouched; a server killed with no
-// client attached is replaced by a holder after a random 1–3 s, and a clean server exit or a
-// host stop is never followed by a start.
+// client attached is replaced by a holder after a random 1–3 s, or as soon as the lease it found
+// held comes free, and a clean server exit or a host stop is never followed by a start.
 import { execFile } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2e, hostStop, listing, logEntries, type E2E, type Listing } from './harness.js';
+import { e2e, hostStop, listing, logEntries, serverPids, takeLeaseNow, type E2E, type Listing } from './harness.js';
 import { isAlive, pidsWithEnv } from '../helpers/procs.js';
-import { waitFor } from '../helpers/wait.js';
+import { holdsFor, waitFor } from '../helpers/wait.js';
 import { a1Argv } from '../helpers/pty.js';
 import { HOLDER_START_DEADLINE_MS } from '../../src/server/holderLink.js';
-import { SERVER_RESTART_DELAY_MAX_MS, SERVER_RESTART_DELAY_MIN_MS } from '../../src/holder/serverWatch.js';
+import { retryDelayMs, SERVER_RESTART_DELAY_MAX_MS, SERVER_RESTART_DELAY_MIN_MS } from '../../src/holder/serverWatch.js';
 
 let t: E2E | undefined;
 afterEach(async () => {
@@ -107,6 +107,32 @@ describe('server replacement by holders', () => {
     expect(logEntries(t, /^holder-/).filter((e) => e.event === 'server-replace').length).toBeGreaterThanOrEqual(1);
   });
 
+  it('a holder that found the lease held keeps looking: once it is free, a holder-started server adopts every tab', async () => {
+    t = e2e();
+    const before = await runningTabs(t, ['a', 'b']);
+    const old = before.server!.pid;
+    process.kill(old, 'SIGKILL');
+    // Held as a hung server or a starting one would hold it: no holder may start a server meanwhile.
+    const lease = takeLeaseNow(t);
+    try {
+      await waitFor(() => {
+        const lost = logEntries(t!, /^holder-/).filter((e) => e.event === 'server-lost');
+        return lost.length === 2 && lost.every((e) => e.reason === 'lease-held');
+      }, { what: 'both holders finding the lease held' });
+      expect(logEntries(t, /^holder-/).filter((e) => e.event === 'server-replace')).toEqual([]);
+      expect(serverPids(t)).toEqual([]);
+    } finally {
+      lease.release();
+    }
+    const after = await waitFor(async () => {
+      const l = await listing(t!);
+      return l.server && l.server.pid !== old && l.tabs.every((x) => x.status === 'running') ? l : null;
+    }, { what: 'a replacement server started by a holder', timeoutMs: 60_000 });
+    expect(after.tabs.map((x) => [x.id, x.holderPid, x.childPid])).toEqual(before.tabs.map((x) => [x.id, x.holderPid, x.childPid]));
+    expect(logEntries(t, /^holder-/).filter((e) => e.event === 'server-replace').length).toBeGreaterThanOrEqual(1);
+    expect(serverPids(t)).toEqual([after.server!.pid]);
+  });
+
   it('a clean server exit is never followed by a start from a holder', async () => {
     t = e2e();
     const before = await runningTabs(t, ['a', 'b']);
@@ -117,6 +143,12 @@ describe('server replacement by holders', () => {
       return lost.length === 2 ? lost : null;
     }, { what: 'both holders decided' });
     expect(decided.map((e) => e.reason)).toEqual(['clean-exit', 'clean-exit']);
+    // Past the time a holder would have looked again: holders stopped looking for good.
+    await holdsFor(retryDelayMs(1, () => 1), 'after a clean exit', () => {
+      const starts = logEntries(t!, /^holder-/).filter((e) => e.event === 'server-replace' || e.event === 'server-lost').length;
+      if (starts !== 2) return `holders logged ${starts - 2} more server-lost or server-replace entries`;
+      return serverPids(t!).length > 0 ? 'a server runs' : null;
+    });
     expect(logEntries(t, /^holder-/).filter((e) => e.event === 'server-replace')).toEqual([]);
     expect((await listing(t)).server).toBeNull();
     expect(before.tabs.every((x) => isAlive(x.holderPid!) && isAlive(x.childPid!))).toBe(true);

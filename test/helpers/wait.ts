@@ -58,6 +58,20 @@ export async function waitFor<T>(fn: () => T | Promise<T>, opts: WaitOptions = {
   }
 }
 
+/** Polls `broken` until `ms` have passed, failing at once with what it finds: the only way to
+ * see that something does not happen within a window. */
+export async function holdsFor(ms: number, what: string, broken: () => string | null | Promise<string | null>): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const why = await broken();
+    if (why) throw new Error(`${what}: ${why}`);
+    await delay(HOLD_POLL_MS);
+  }
+}
+
+/** How often holdsFor looks: often enough to catch a brief violation, rarely enough to stay cheap. */
+const HOLD_POLL_MS = 100;
+
 function describe(value: unknown): string {
   const text = value instanceof Error ? value.message : inspect(value, { depth: 4, breakLength: Infinity });
   return text.length > MAX_DESCRIBED_CHARS ? `${text.slice(0, MAX_DESCRIBED_CHARS)}…` : text;
