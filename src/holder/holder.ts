@@ -100,6 +100,8 @@ const OFFER_PASTE_MODE_WAIT_MS = 3_000;
 const OFFER_QUIET_MS = 1_000;
 /** The data-plane method a client lists to be told about an offered prompt. */
 const PROMPT_OFFER_METHOD = 'promptOffer';
+/** How often a test-only hang looks whether it may end. */
+const TEST_HANG_POLL_MS = 50;
 /** How long processes of a closing tab get between SIGHUP and SIGKILL. */
 export const DEFAULT_GRACE_MS = 2000;
 
@@ -275,10 +277,11 @@ export class Holder {
     if (listenDelayMs > 0) await delay(listenDelayMs);
     await this.listener.listen();
     await this.bridge.listen();
-    // Test-only (A1_TEST_PTY_HANG_MS in the tab's environment): PTY creation hangs this long, so
-    // a test can prove the server's start deadline and replacement (SPEC §10).
-    const hangMs = Number(this.init.env.A1_TEST_PTY_HANG_MS) || 0;
-    if (hangMs > 0) await delay(hangMs);
+    // Test-only (A1_TEST_PTY_HANG_WHILE in the tab's environment): PTY creation hangs while the
+    // file it names exists, so a test can prove the server's start deadline and replacement (SPEC
+    // §10). A file, not a time: a replacement holder gets the same environment.
+    const hangWhile = this.init.env.A1_TEST_PTY_HANG_WHILE;
+    while (hangWhile && fs.existsSync(hangWhile)) await delay(TEST_HANG_POLL_MS);
     this.statusTimer = setInterval(() => this.onStatusTick(), STATUS_TICK_MS);
     this.statusTimer.unref();
     this.spawnChild(false);

@@ -1,5 +1,8 @@
 // What a holder start runs (SPEC §9, §15): the agent's start or resume argv, decided by the one
-// resume validator over the registry's records, and the child's environment and directory.
+// resume validator over the registry's records, and the child's environment and directory. The
+// environment (and umask) is the creating client's, sent with the create request and kept in this
+// server's memory for the tab's life, never in the registry or a log: every start of the tab by
+// this server uses it. A server started later never had it, and gives its own.
 import fs from 'node:fs';
 import type { AgentSpec, Config } from '../config.js';
 import type { Registry, TabRow } from '../store/registry.js';
@@ -12,7 +15,13 @@ import { sanitizeChildEnv } from './childEnv.js';
 
 type SessionClaim = { id: string; sessionId: string | null };
 
+/** What the client that created a tab gave its child (SPEC §15 "The child"). */
+type ChildStart = Pick<StartOptions, 'env' | 'umask'>;
+
 export class AgentStarts {
+  /** Each tab's ChildStart, from the start options that carried it, until the tab is gone. */
+  private readonly childStarts = new Map<string, ChildStart>();
+
   constructor(
     private readonly config: Config,
     private readonly registry: Registry,
@@ -57,19 +66,32 @@ export class AgentStarts {
       .map((r) => r.id);
   }
 
+  /** The environment and umask a start of the tab gives its child: the ones these options carry
+   * (a create's), remembered for the tab's later starts, else the remembered ones. */
+  private childStartOf(tabId: string, o: StartOptions): ChildStart {
+    if (o.env) this.childStarts.set(tabId, { env: o.env, umask: o.umask });
+    return this.childStarts.get(tabId) ?? {};
+  }
+
+  /** The tab is gone (closed, or moved to history): its environment goes with it. */
+  forget(tabId: string): void {
+    this.childStarts.delete(tabId);
+  }
+
   /** A fresh start runs the agent's start argv (or the tab's command); a valid record resumes. */
   spawnPlan(tab: CoreTab, claims: SessionClaim[], o: StartOptions, holderEnv: NodeJS.ProcessEnv): SpawnPlan {
     const spec = this.spec(tab.spec.kind);
     const own = tab.spec.command ?? this.config.tabCommand;
     const base = spec && !tab.spec.command ? startArgv(spec, own) : own;
     const resume = this.resumeAuthority(tab, claims);
+    const child = this.childStartOf(tab.id, o);
     return {
       command: o.fresh || !resume ? base : resume.argv,
       resume,
       agentKind: tab.spec.kind === SHELL_KIND ? null : tab.spec.kind,
       cwd: existingDir(tab.spec.cwd),
-      env: sanitizeChildEnv(o.env ?? holderEnv),
-      umask: o.umask ?? 0o022,
+      env: sanitizeChildEnv(child.env ?? holderEnv),
+      umask: child.umask ?? 0o022,
       cols: o.cols ?? 120,
       rows: o.rows ?? 40,
     };

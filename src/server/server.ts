@@ -742,6 +742,7 @@ export class Server {
     if (fx.change === 'tabRemoved' && fx.tabId) {
       this.told.delete(fx.tabId);
       this.io.forget(fx.tabId);
+      this.agents.forget(fx.tabId);
       return this.broadcast({ t: 'tabRemoved', rev: fx.rev, id: fx.tabId });
     }
     const tab = fx.tabId ? this.state.tabs[fx.tabId] : undefined;

@@ -1,9 +1,11 @@
 // Supervision (SPEC §10, §15; issue 7): a holder whose PTY creation hangs (the test-only override
-// A1_TEST_PTY_HANG_MS, set in the one tab's environment) misses its start deadline and is
+// A1_TEST_PTY_HANG_WHILE, set in the one tab's environment) misses its start deadline and is
 // replaced within the restart budget while the other tab is untouched; a server killed with no
 // client attached is replaced by a holder after a random 1–3 s, or as soon as the lease it found
 // held comes free, and a clean server exit or a host stop is never followed by a start.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { e2e, hostStop, listing, logEntries, serverPids, takeLeaseNow, type E2E, type Listing } from './harness.js';
 import { isAlive, pidsWithEnv } from '../helpers/procs.js';
@@ -41,12 +43,19 @@ describe('PTY creation deadline', () => {
   it('a holder whose PTY creation hangs is replaced within the restart budget; the other tab is untouched', async () => {
     t = e2e();
     const before = await runningTabs(t, ['other']);
-    // Only this tab's first holder hangs: the override travels in the creating client's
-    // environment, which its replacement does not get.
-    const made = await runWithEnv(t, { A1_TEST_PTY_HANG_MS: String(HOLDER_START_DEADLINE_MS * 6) }, 'new', '--name', 'slow');
+    // The override travels in the creating client's environment, which its replacement gets too:
+    // the hang lasts while the file exists, and the file goes once the first holder was replaced.
+    const hang = path.join(t.home.dir, 'pty-hang');
+    fs.writeFileSync(hang, '');
+    const made = await runWithEnv(t, { A1_TEST_PTY_HANG_WHILE: hang }, 'new', '--name', 'slow');
     expect(made.code, made.stderr).toBe(0);
     const slowId = made.stdout.trim();
     const hungHolder = await waitFor(() => pidsWithEnv('A1_HOLDER_TAB', slowId).find(isAlive), { what: 'the hanging holder' });
+    await waitFor(() => !isAlive(hungHolder) && pidsWithEnv('A1_HOLDER_TAB', slowId).some(isAlive), {
+      what: 'the hanging holder killed at its deadline and a replacement starting',
+      timeoutMs: HOLDER_START_DEADLINE_MS * 3,
+    });
+    fs.rmSync(hang);
     const after = await waitFor(async () => {
       const l = await listing(t!);
       const slow = l.tabs.find((x) => x.id === slowId);

@@ -21,10 +21,10 @@ describe('sanitizeChildEnv', () => {
       A1_BRIDGE_TOKEN: 'x.y',
       A1_HOLDER_KEY: 'k',
       A1_HOME: '/tmp/a1home',
-      A1_TEST_PTY_HANG_MS: '5',
+      A1_TEST_PTY_HANG_WHILE: '/tmp/hang',
       UNSET: undefined,
     };
-    expect(sanitizeChildEnv(env)).toEqual({ PATH: '/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', A1_HOME: '/tmp/a1home', A1_TEST_PTY_HANG_MS: '5' });
+    expect(sanitizeChildEnv(env)).toEqual({ PATH: '/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', A1_HOME: '/tmp/a1home', A1_TEST_PTY_HANG_WHILE: '/tmp/hang' });
   });
 
   it('keeps look-alikes that are not identities', () => {
