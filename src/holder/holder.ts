@@ -471,7 +471,16 @@ export class Holder {
       return;
     }
     this.crashTimes = [];
+    if (fresh) this.abandonSession();
     this.respawn(!fresh);
+  }
+
+  /** `f` abandons the agent session: nothing this holder keeps may resume it, not even a crash of
+   * the new agent before it reports a session of its own (SPEC §9). */
+  private abandonSession(): void {
+    this.resume = null;
+    if (this.agent) this.agent = { ...this.agent, sessionId: null };
+    this.log.info('resume-set', { state: 'none' });
   }
 
   /** Ends the child's whole session so that onChildExit starts it again, resumed. */

@@ -87,7 +87,8 @@ export class AgentStarts {
     const child = this.childStartOf(tab.id, o);
     return {
       command: o.fresh || !resume ? base : resume.argv,
-      resume,
+      // A fresh start gives its holder nothing to resume the abandoned session with either.
+      resume: o.fresh ? null : resume,
       agentKind: tab.spec.kind === SHELL_KIND ? null : tab.spec.kind,
       cwd: existingDir(tab.spec.cwd),
       env: sanitizeChildEnv(child.env ?? holderEnv),

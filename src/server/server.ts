@@ -230,7 +230,7 @@ export class Server {
         return this.putResumeRecord(fx);
       case 'dropResumeRecords':
         return this.guarded(() => {
-          const ids = this.d.registry.listResumeRecordsOf(fx.tabId).filter((r) => r.origin === fx.origin).map((r) => r.id);
+          const ids = this.d.registry.listResumeRecordsOf(fx.tabId).filter((r) => fx.origin === 'all' || r.origin === fx.origin).map((r) => r.id);
           if (ids.length > 0) this.d.registry.deleteResumeRecords(ids);
         });
       case 'reply':

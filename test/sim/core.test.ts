@@ -323,6 +323,38 @@ describe('restart', () => {
     expect(forced.effects).toContainEqual({ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'restartChild', fresh: false, force: true } });
   });
 
+  it('f abandons the agent session: the tab holds none, its records go, then the holder restarts fresh; no report of it brings it back', () => {
+    const { s, tabId, inc } = withRunningTab('sess1');
+    const exited = drive(s, { t: 'holderState', tabId, inc, report: report('exited', 'sess1') }).state;
+    expect(exited.tabs[tabId].sessionId).toBe('sess1');
+    const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }));
+    expect(r.commits).toEqual([{ t: 'update', id: tabId, patch: { sessionId: null } }]);
+    expect(r.effects.filter((f) => f.t !== 'notifyClients')).toEqual([
+      { t: 'dropResumeRecords', epoch: 5, tabId, origin: 'all' },
+      { t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'restartChild', fresh: true, force: false } },
+      { t: 'reply', clientId: 'c1', reqId: 2, reply: { ok: true, restarted: true } },
+    ]);
+    expect(r.state.tabs[tabId]).toMatchObject({ sessionId: null, reported: { sessionId: null } });
+    // The new agent has not reported yet: nothing the core does resumes the old session.
+    const quiet = drive(drive(r.state, { t: 'tick', now: 1_000 }).state, { t: 'holderState', tabId, inc, report: report('running', null) });
+    expect(quiet.commits).toEqual([{ t: 'update', id: tabId, patch: { lifecycle: 'running' } }]);
+    expect(quiet.state.tabs[tabId].sessionId).toBeNull();
+    expect(quiet.effects.some((f) => f.t === 'putResumeRecord')).toBe(false);
+    // Its own session, once reported, is the tab's.
+    const own = drive(quiet.state, { t: 'holderState', tabId, inc, report: report('running', 'sess2') });
+    expect(own.commits).toEqual([{ t: 'update', id: tabId, patch: { sessionId: 'sess2' } }]);
+    expect(own.effects).toContainEqual({ t: 'putResumeRecord', epoch: 5, tabId, sessionId: 'sess2', origin: 'live' });
+  });
+
+  it('acknowledges no f whose commit failed, and tells the holder nothing', () => {
+    const { s, tabId, inc } = withRunningTab('sess1');
+    const exited = drive(s, { t: 'holderState', tabId, inc, report: report('exited', 'sess1') }).state;
+    const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }), () => 'failed');
+    expect(replies(r.effects)).toEqual([{ ok: false, code: 'write-failed' }]);
+    expect(r.effects.some((f) => f.t === 'sendToHolder' || f.t === 'dropResumeRecords')).toBe(false);
+    expect(r.state.tabs[tabId].sessionId).toBe('sess1');
+  });
+
   it('gives a tab failed past the holder budget a new holder with a fresh budget', () => {
     const { s, tabId } = failedPastBudget();
     expect(s.tabs[tabId]).toMatchObject({ lifecycle: 'failed', holder: null });
@@ -642,9 +674,13 @@ describe('what the core carries without deciding on it', () => {
     expect(spawns(again.effects).map((f) => f.options)).toEqual([{ cols: 90, rows: 24 }]);
   });
 
-  it('a restart with f starts the new holder fresh', () => {
+  it('a restart with f starts the new holder fresh, the abandoned session dropped first', () => {
     const { s, tabId } = failedPastBudget();
-    const r = drive(s, req('c1', 9, { op: 'restart', tabId, fresh: true, force: false }));
+    const r = drive({ ...s, tabs: { ...s.tabs, [tabId]: { ...s.tabs[tabId], sessionId: 'sess1' } } }, req('c1', 9, { op: 'restart', tabId, fresh: true, force: false }));
+    expect(r.commits[0]).toEqual({ t: 'update', id: tabId, patch: { lifecycle: 'starting', holder: null, child: null, sessionId: null } });
+    const order = r.effects.map((f) => f.t);
+    expect(order.indexOf('dropResumeRecords')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('dropResumeRecords')).toBeLessThan(order.indexOf('spawnHolder'));
     expect(spawns(r.effects).map((f) => f.options)).toEqual([{ fresh: true }]);
   });
 

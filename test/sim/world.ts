@@ -305,7 +305,7 @@ function execute(w: World, server: SimServer, fx: Effect): void {
       return;
     }
     case 'dropResumeRecords': {
-      const kept = (w.store.records[fx.tabId] ?? []).filter((r) => r.origin !== fx.origin);
+      const kept = (w.store.records[fx.tabId] ?? []).filter((r) => fx.origin !== 'all' && r.origin !== fx.origin);
       if (w.store.records[fx.tabId]) w.store.records[fx.tabId] = kept;
       return;
     }

@@ -245,8 +245,9 @@ export type Effect =
   /** Resume authority for the tab's agent session (SPEC §9): `live` while it runs, `sleep` when it
    * is put to sleep, `quit` at a host stop. Written under the fence, like a commit. */
   | { t: 'putResumeRecord'; epoch: number; tabId: string; sessionId: string; origin: 'live' | 'sleep' | 'quit' }
-  /** A woken tab's checkpoint is spent: its live record is the authority from here. */
-  | { t: 'dropResumeRecords'; epoch: number; tabId: string; origin: 'sleep' }
+  /** A woken tab's checkpoint is spent (its live record is the authority from here), or a fresh
+   * start abandoned the tab's session (`all` its records). */
+  | { t: 'dropResumeRecords'; epoch: number; tabId: string; origin: 'sleep' | 'all' }
   | { t: 'reply'; clientId: string; reqId: number; reply: Reply }
   | { t: 'notifyClients'; rev: number; change: 'tab' | 'tabRemoved' | 'tabs' | 'hostStopping'; tabId: string | null }
   | { t: 'exit'; reason: 'fenced' | 'hostStop' | 'idle' };

@@ -4,7 +4,7 @@
 // starts it. The decisions are the shell's own rules (tabActions.ts).
 import { commit } from './commits.js';
 import { restartAction, sleepAction, wakes } from './tabActions.js';
-import type { CoreState, CoreTab, Effect, Reply } from './types.js';
+import type { CoreState, CoreTab, Effect, Reply, TabPatch } from './types.js';
 
 /** A tab can sleep, and resume later, when it holds an agent session of a kind that resumes. */
 export function canResume(s: CoreState, tab: CoreTab): boolean {
@@ -61,7 +61,9 @@ export function wakeOnView(s: CoreState, fx: Effect[], tab: CoreTab): CoreState 
 /**
  * A restart the user asked for: the child starts again in its holder, or a tab whose holder
  * failed past the budget gets a new one with a fresh budget. A holder being verified is not
- * replaced: it may be alive.
+ * replaced: it may be alive. A fresh start (`f`) abandons the agent session: the tab holds none
+ * and its resume records go, so no later automatic start (a replacement holder, the live
+ * capture) resumes it before the new agent reports a session of its own (SPEC §9).
  */
 export function handleRestart(s: CoreState, fx: Effect[], clientId: string, reqId: number, req: { tabId: string; fresh: boolean; force: boolean }): CoreState {
   const reply = (r: Reply): Effect => ({ t: 'reply', clientId, reqId, reply: r });
@@ -87,8 +89,9 @@ export function handleRestart(s: CoreState, fx: Effect[], clientId: string, reqI
   if (action === 'startHolder') {
     // An unverified holder is let go with its record: the new incarnation owns the tab, and the
     // orphan sweep deals with the old one.
-    return commit(s, fx, { t: 'update', id: tab.id, patch: { lifecycle: 'starting', holder: null, child: null } }, {
-      onOk: [reply({ ok: true, restarted: true })],
+    const patch: TabPatch = { lifecycle: 'starting', holder: null, child: null, ...(req.fresh ? { sessionId: null } : {}) };
+    return commit(s, fx, { t: 'update', id: tab.id, patch }, {
+      onOk: [...(req.fresh ? [dropAllRecords(s, tab)] : []), reply({ ok: true, restarted: true })],
       onFail: [reply({ ok: false, code: 'write-failed' })],
       runtime: { tabId: tab.id, ok: { losses: [], unverified: null, startOptions: req.fresh ? { fresh: true } : null } },
     });
@@ -97,7 +100,22 @@ export function handleRestart(s: CoreState, fx: Effect[], clientId: string, reqI
     fx.push(reply({ ok: false, code: 'unavailable' }));
     return s;
   }
-  fx.push({ t: 'sendToHolder', epoch: s.epoch, tabId: tab.id, inc: tab.holder.inc, cmd: { t: 'restartChild', fresh: req.fresh, force: action === 'restartRunningChild' } });
-  fx.push(reply({ ok: true, restarted: true }));
-  return s;
+  const restart: Effect[] = [
+    { t: 'sendToHolder', epoch: s.epoch, tabId: tab.id, inc: tab.holder.inc, cmd: { t: 'restartChild', fresh: req.fresh, force: action === 'restartRunningChild' } },
+    reply({ ok: true, restarted: true }),
+  ];
+  if (!req.fresh || action === 'restartRunningChild') {
+    fx.push(...restart);
+    return s;
+  }
+  // What the holder last reported names the abandoned session too: it must not bring it back.
+  return commit(s, fx, { t: 'update', id: tab.id, patch: { sessionId: null } }, {
+    onOk: [dropAllRecords(s, tab), ...restart],
+    onFail: [reply({ ok: false, code: 'write-failed' })],
+    runtime: { tabId: tab.id, ok: { reported: tab.reported && { ...tab.reported, sessionId: null } } },
+  });
+}
+
+function dropAllRecords(s: CoreState, tab: CoreTab): Effect {
+  return { t: 'dropResumeRecords', epoch: s.epoch, tabId: tab.id, origin: 'all' };
 }
