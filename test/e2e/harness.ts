@@ -289,6 +289,24 @@ export async function probeViewed(a1: PtyDriver, tabId: string): Promise<void> {
   await a1.waitForText(`probe-${tabId}-${n + 1000}`);
 }
 
+/**
+ * Waits until the viewed tab's shell says `size` ("rows cols") for `stty size`. SIGWINCH reaches
+ * the client as keys do, with no order between them: a command typed right after a resize may run
+ * before the child is resized, so it is asked again until the size arrives.
+ */
+export async function waitForChildSize(a1: PtyDriver, size: string): Promise<void> {
+  await waitFor(
+    () => {
+      a1.write('clear; stty size\r');
+      return a1.waitForText(size, 2_000).then(
+        () => true,
+        () => false,
+      );
+    },
+    { what: `the child sees ${size} (rows cols)` },
+  );
+}
+
 /** The listed tab names, in strip order. */
 export function tabNames(l: Listing): string[] {
   return l.tabs.map((tab) => tab.name);

@@ -4,7 +4,7 @@
 // leaves the last screen in an owner-only recovery file.
 import fs from 'node:fs';
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, listing, probeViewed, PROMPT_SEEN, readStrip, waitForListing, waitForStrip, type E2E } from './harness.js';
+import { e2e, listing, probeViewed, PROMPT_SEEN, readStrip, waitForChildSize, waitForListing, waitForStrip, type E2E } from './harness.js';
 import {
   agentStartOf,
   agentStarts,
@@ -187,8 +187,8 @@ describe('child restart', () => {
     const id = (await waitForListing(t, ['agent'])).tabs[0].id;
     // The view is no longer the tab's first 120x40: the child must restart at the size it has now.
     a1.resize(100, 30);
-    a1.write('echo before-$((6*7)); stty size\r');
-    await a1.waitForText('29 100');
+    await waitForChildSize(a1, '29 100');
+    a1.write('echo before-$((6*7))\r');
     await a1.waitForText('before-42');
     const killed = await killChild(id);
     await waitForNewChild(t, id, killed);

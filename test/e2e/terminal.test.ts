@@ -1,6 +1,6 @@
 // What the tab's terminal does: exit screens, resize, queries, bells, mouse, input bounds.
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, PROMPT_SEEN, type E2E } from './harness.js';
+import { e2e, PROMPT_SEEN, waitForChildSize, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 
 let t: E2E;
@@ -48,18 +48,7 @@ describe('the tab terminal', () => {
     a1.write('stty size\r');
     await a1.waitForText('39 120');
     a1.resize(100, 30);
-    // SIGWINCH reaches the client as keys do, with no order between them: a command typed at
-    // once may run before the child is resized, so it is asked again until the size arrives.
-    await waitFor(
-      async () => {
-        a1.write('clear; stty size\r');
-        return a1.waitForText('29 100', 2_000).then(
-          () => true,
-          () => false,
-        );
-      },
-      { what: 'the child sees 29 rows and 100 columns' },
-    );
+    await waitForChildSize(a1, '29 100');
   });
 
   it('answers terminal queries from the model and swallows bells', async () => {
