@@ -2,6 +2,7 @@
 // every holder, bridge and ticket key; a separate client token admits clients to the server.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 
 /** 256 bits: the size of an HMAC-SHA256 key, so deriving keys loses no strength. */
 export const CREDENTIAL_BYTES = 32;
@@ -45,6 +46,18 @@ export function loadOrCreateClientToken(file: string): Buffer {
   return loadOrCreateCredential(file);
 }
 
+/**
+ * Puts the client token back when its file vanished (a tmp cleaner removed the run directory while
+ * the server ran): the server keeps the token in memory, and clients read it from this file. Only
+ * the lease holder calls it. Written like a new credential: complete before anyone can read it.
+ */
+export function restoreClientToken(file: string, token: Buffer): boolean {
+  if (readCredential(file) !== null) return false;
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  writeCredential(file, token);
+  return true;
+}
+
 /** The client token, or null when no server has created one yet. */
 export function readClientToken(file: string): Buffer | null {
   return readCredential(file);
@@ -58,6 +71,17 @@ export function readClientToken(file: string): Buffer | null {
 function loadOrCreateCredential(file: string): Buffer {
   const existing = readCredential(file);
   if (existing !== null) return existing;
+  writeCredential(file, crypto.randomBytes(CREDENTIAL_BYTES));
+  const winner = readCredential(file);
+  if (winner === null) {
+    throw new CredentialError('credential-invalid', `${file} vanished while it was being created.`, file);
+  }
+  return winner;
+}
+
+/** Writes `value` to a private temp file and links it into place, unless the file exists (another
+ * process won: its value stands). */
+function writeCredential(file: string, value: Buffer): void {
   const temp = `${file}.${process.pid}.${randomBase32(ID_CHARS)}.tmp`;
   const fd = fs.openSync(
     temp,
@@ -67,7 +91,7 @@ function loadOrCreateCredential(file: string): Buffer {
   try {
     try {
       fs.fchmodSync(fd, OWNER_ONLY_FILE_MODE);
-      fs.writeFileSync(fd, crypto.randomBytes(CREDENTIAL_BYTES));
+      fs.writeFileSync(fd, value);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -80,11 +104,6 @@ function loadOrCreateCredential(file: string): Buffer {
   } finally {
     fs.rmSync(temp, { force: true });
   }
-  const winner = readCredential(file);
-  if (winner === null) {
-    throw new CredentialError('credential-invalid', `${file} vanished while it was being created.`, file);
-  }
-  return winner;
 }
 
 function readCredential(file: string): Buffer | null {

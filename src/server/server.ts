@@ -5,6 +5,7 @@
 // resume records here, holder processes in ./holderIO. Queries (list, busy, sessions, host status)
 // read the core's state.
 import net from 'node:net';
+import fs from 'node:fs';
 import { Connection } from '../protocol/connection.js';
 import { acceptHandshake } from '../protocol/handshake.js';
 import { UnixListener } from '../protocol/unixListener.js';
@@ -14,7 +15,7 @@ import { controlSchema, type TabInfo, type ReplyError } from '../protocol/messag
 import type { Registry, HistoryEntry } from '../store/registry.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
-import { deriveKey, makeTicket, newIncarnation, ticketProofKey, TICKET_TTL_MS } from '../security.js';
+import { deriveKey, makeTicket, newIncarnation, restoreClientToken, ticketProofKey, TICKET_TTL_MS } from '../security.js';
 import { isSameProcess, foregroundGroupOf } from '../proc.js';
 import { isBusyGlyph } from '../status/model.js';
 import { defaultTabName } from './naming.js';
@@ -439,7 +440,10 @@ export class Server {
    * lease holder: tick() stops a fenced server before this, and the kernel must still name this
    * process as the lock's holder (a lock file replaced behind its back is someone else's lease). */
   private keepSocket(): void {
-    if (this.exited || this.listener.inPlace()) return;
+    if (this.exited) return;
+    const socketInPlace = this.listener.inPlace();
+    const tokenInPlace = fs.existsSync(this.d.paths.clientTokenFile);
+    if (socketInPlace && tokenInPlace) return;
     const owner = lockHolder(writerLockPath(this.d.paths.stateDir));
     if (owner !== undefined && owner !== process.pid) {
       if (!this.socketLeftAlone) this.d.log.warn('socket-not-restored', { reason: 'not-lease-holder' });
@@ -447,6 +451,16 @@ export class Server {
       return;
     }
     this.socketLeftAlone = false;
+    // The client token lives beside the socket: a cleaner that took the directory took both, and
+    // a socket clients cannot authenticate to is no way back to the tabs.
+    if (!tokenInPlace) {
+      try {
+        if (restoreClientToken(this.d.paths.clientTokenFile, this.d.clientToken)) this.d.log.info('token-restored');
+      } catch (err) {
+        this.d.log.warn('token-restore-failed', { code: errorCode(err) });
+      }
+    }
+    if (socketInPlace) return;
     void this.listener.restore().then((ok) => {
       if (ok) this.d.log.info('socket-restored');
     });
