@@ -6,10 +6,16 @@ import { isAlive, killTracked } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 import { bundleRegistry, makeStateDir, modeOf, runChild, type Child } from './helpers.js';
 
-/** Takes the lease, says whether it got it, and if so holds it until killed. */
+/**
+ * Takes the lease, says whether it got it, and if so holds it until killed. The lease stays
+ * reachable from globalThis: a module-level const no closure uses may be collected, and
+ * better-sqlite3 closes a collected connection, which drops the lock (a CI run saw the parent take
+ * a lease its living child had just reported).
+ */
 const LEASE_CHILD = `
 const { WriterLease } = await import(process.env.STORE_BUNDLE);
 const lease = WriterLease.tryAcquire(process.env.STATE_DIR);
+globalThis.heldLease = lease;
 console.log(lease ? 'acquired' : 'busy');
 if (lease) setInterval(() => {}, 60_000);
 `;
