@@ -393,6 +393,8 @@ class AttachClient {
           if (reason === 'queue-full') this.addNotice('not accepting input');
           else if (reason === 'delivery-uncertain') this.addNotice('delivery uncertain: the program ended before it read all of your input; nothing was sent again');
           else if (reason === 'read-only') this.showReadOnly();
+          else if (reason === 'not-started') this.addNotice('not delivered: the program did not start');
+          else if (reason === 'not-running') this.addNotice('not delivered: the program is not running');
         },
         promptOffer: (typed) => {
           if (this.view !== view) return;
@@ -912,7 +914,8 @@ class AttachClient {
     // The holder's answer to attach (its state, then who controls the tab) is still on its way:
     // the keys wait for it in order (the controller callback sends them).
     if (!this.viewState || !view.controllerKnown) return this.queueInput(events);
-    if (this.viewState.lifecycle !== 'running') {
+    // A starting tab's holder keeps the keys in order until its child runs (SPEC §7).
+    if (this.viewState.lifecycle !== 'running' && this.viewState.lifecycle !== 'starting') {
       this.onStoppedTabKeys(view.tabId, this.viewState.lifecycle, events);
       return;
     }

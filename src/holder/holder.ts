@@ -27,6 +27,7 @@ import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
 import { planRetirement, sessionMembers } from '../lifecycle/retirement.js';
 import { executeTermination, realTerminateIO, type TerminateIO } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
+import { StartingInput } from './startingInput.js';
 import { recoveryFile, recoveryText, writeRecoveryFile } from './recovery.js';
 import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.js';
 import { parseResumeAuthority, resumeArgvAt, type ResumeAuthority } from '../lifecycle/records.js';
@@ -98,6 +99,8 @@ const OFFER_PASTE_MODE_WAIT_MS = 3_000;
 /** An agent that reports nothing at its start (Codex) is taken to wait at its prompt once it has
  * bracketed paste on and has drawn nothing for this long: it finished painting its start screen. */
 const OFFER_QUIET_MS = 1_000;
+/** Keys typed while a tab started go to a child that printed nothing by then anyway. */
+const STARTING_INPUT_WAIT_MS = 2_000;
 /** The data-plane method a client lists to be told about an offered prompt. */
 const PROMPT_OFFER_METHOD = 'promptOffer';
 /** How often a test-only hang looks whether it may end. */
@@ -194,6 +197,11 @@ export class Holder {
   /** Crash times inside the restart window (SPEC §15). */
   private crashTimes: number[] = [];
   private restartTimer: NodeJS.Timeout | null = null;
+  /** A test's clock: every restart after a crash waits at least this long. */
+  private readonly testRestartDelayMs: number;
+  private readonly startingInput: StartingInput<DataClient, InputEvent>;
+  /** Set while a started child has keys waiting for its first output. */
+  private startingInputDue: NodeJS.Timeout | null = null;
   private agent: HolderState['agent'] = null;
   private agentSeq = 0;
   /** The agent's status from structured events only (src/status/model.ts), and its glyph. */
@@ -227,6 +235,8 @@ export class Holder {
     this.gate = new InputGate(init.inputQueueBytes, INPUT_STALL_MS, init.inputQueueBytes * INPUT_CAP_FACTOR);
     this.resume = parseResumeAuthority(init.resume);
     this.clockSkewMs = Number(init.env.A1_TEST_HOLDER_CLOCK_SKEW_MS) || 0;
+    this.testRestartDelayMs = Number(init.env.A1_TEST_RESTART_DELAY_MS) || 0;
+    this.startingInput = new StartingInput(init.inputQueueBytes);
     if (init.agentKind) this.agent = { kind: init.agentKind, sessionId: null, state: null, name: null, seq: 0 };
     this.bridge = new BridgeListener(
       init.bridgeSocketPath,
@@ -323,6 +333,7 @@ export class Holder {
       this.lifecycle = 'failed';
       this.exit = { code: null, signal: null };
       this.term.write(`\r\na1: could not start ${JSON.stringify(file)}.\r\n`);
+      this.refuseStartingInput();
       this.onStatus({ k: 'process', what: 'failed', at: Date.now() });
       this.broadcastState();
       return;
@@ -343,11 +354,13 @@ export class Holder {
     this.onStatus({ k: 'process', what: 'running', at: Date.now() });
     this.log.info('child-started', { childPid: child.pid, resumed: resumeArgv !== null });
     if (this.prompt.carried && !this.prompt.carried.typed) this.offerWait = { since: Date.now(), readyAt: null };
+    this.awaitChildReady();
     child.onData((data) => {
       const started = performance.now();
       writeNow(this.term, data as unknown as Uint8Array);
       this.outputAt = performance.now();
       this.parseBudget.spend(started, this.outputAt);
+      if (this.startingInputDue) this.deliverStartingInput();
       // Bracketed paste may be what the offer still waits for.
       if (this.offerWait?.readyAt) this.tryOffer();
       this.frames.request();
@@ -410,6 +423,9 @@ export class Holder {
     this.writer?.dispose();
     this.writer = null;
     this.releaseSlave();
+    // Keys still waiting for this child wait on for the next one, or are refused below.
+    if (this.startingInputDue) clearTimeout(this.startingInputDue);
+    this.startingInputDue = null;
     this.exit = exit;
     // Its pid and incarnation tell two crashes in a row apart (their crash records carry them).
     this.log.info('child-exited', { code: exit.code, signal: exit.signal, childPid, childInc: this.childInc });
@@ -434,10 +450,11 @@ export class Holder {
       this.restartTimer = setTimeout(() => {
         this.restartTimer = null;
         if (!this.terminating) this.respawn(true);
-      }, decision.delayMs);
+      }, Math.max(decision.delayMs, this.testRestartDelayMs));
     } else {
       if (decision.action === 'fail') this.crashTimes = decision.crashTimes;
       this.lifecycle = decision.action === 'fail' ? 'failed' : 'exited';
+      this.refuseStartingInput();
     }
     this.frames.request();
     this.broadcastState();
@@ -923,10 +940,50 @@ export class Holder {
       client.conn.send({ t: 'inputRejected', reason: 'read-only' });
       return;
     }
+    if (Array.isArray(events) && this.inputWaitsForChild()) {
+      // Typed while the child starts: kept in order, delivered once it is ready (SPEC §7).
+      const bytes = events.reduce((n, ev) => n + Buffer.byteLength(encodeInput(ev, this.modes.modes)), 0);
+      if (!this.startingInput.offer(client, events, bytes)) this.refuseInput([{ owner: client, bytes }]);
+      return;
+    }
     if (!Array.isArray(events) || this.lifecycle !== 'running' || !this.child) {
       client.conn.send({ t: 'inputRejected', reason: 'not-running' });
       return;
     }
+    this.deliverInput(client, events);
+  }
+
+  /** Keys wait while the child starts, and after, until the new child is ready for them. */
+  private inputWaitsForChild(): boolean {
+    return !this.terminating && (this.lifecycle === 'starting' || this.startingInputDue !== null);
+  }
+
+  /** A child just started with keys waiting for it: they go at its first output (a shell's prompt,
+   * an agent's first frame: it has set its terminal up by then; earlier, a line discipline still in
+   * canonical mode would echo them and cut a long line), or after a bounded wait. */
+  private awaitChildReady(): void {
+    if (this.startingInput.bytes === 0) return;
+    this.startingInputDue = setTimeout(() => this.deliverStartingInput(), STARTING_INPUT_WAIT_MS);
+  }
+
+  /** The keys typed while the child started go to it now, in order, as if typed now. */
+  private deliverStartingInput(): void {
+    if (this.startingInputDue) clearTimeout(this.startingInputDue);
+    this.startingInputDue = null;
+    for (const batch of this.startingInput.take()) this.deliverInput(batch.owner, batch.events);
+  }
+
+  /** The child will not run: what waited for it is refused, and each typist is told. */
+  private refuseStartingInput(): void {
+    if (this.startingInputDue) clearTimeout(this.startingInputDue);
+    this.startingInputDue = null;
+    const batches = this.startingInput.take();
+    if (batches.length === 0) return;
+    this.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
+    for (const owner of new Set(batches.map((b) => b.owner))) owner.conn.send({ t: 'inputRejected', reason: 'not-started' });
+  }
+
+  private deliverInput(client: DataClient, events: InputEvent[]): void {
     const modes = this.modes.modes;
     const phases = this.readKeys(events);
     const parts: InputPart[] = [];
@@ -1020,7 +1077,7 @@ export class Holder {
   }
 
   /** Refused whole, and said so to each client whose input it was. */
-  private refuseInput(batches: InputBatch<DataClient>[]): void {
+  private refuseInput(batches: Array<Pick<InputBatch<DataClient>, 'owner' | 'bytes'>>): void {
     this.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
     for (const owner of new Set(batches.map((b) => b.owner))) owner.conn.send({ t: 'inputRejected', reason: 'queue-full' });
   }
@@ -1094,6 +1151,7 @@ export class Holder {
     this.terminating = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
+    this.refuseStartingInput();
     if (this.statusTimer) clearInterval(this.statusTimer);
     this.log.info('terminate', { graceMs });
     if (this.childSid !== null) {
