@@ -254,7 +254,7 @@ export class Holder {
     });
     this.term.loadAddon(new unicode11.Unicode11Addon());
     this.term.unicode.activeVersion = '11';
-    this.modes = new ModeTracker(this.term);
+    this.modes = new ModeTracker(this.term, (data) => this.writer?.write(data));
     // Registered before any write, so no change goes unreported.
     const rowCache = new RowCache((y) => extractRow(this.term, y), true);
     const watching = watchDirtyRows(this.term, (range) => (range ? rowCache.mark(range.start, range.end) : rowCache.markAll()));

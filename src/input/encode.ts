@@ -3,6 +3,8 @@
 import type { InputEvent, KeyName, Mods } from './events.js';
 import type { Modes } from '../surface/types.js';
 import { PASTE_END, PASTE_START } from './tokenizer.js';
+import { KITTY_ENCODING_FLAGS, encodeKittyInput } from './kittyEncode.js';
+import { isKittyOnlyKey } from './kittyKeys.js';
 
 const ESC = '\x1b';
 const CSI = '\x1b[';
@@ -56,11 +58,17 @@ type MouseEvent = Extract<InputEvent, { k: 'mouse' }>;
  * may be above 0x7f: see `isBinaryInput`.
  */
 export function encodeInput(ev: InputEvent, modes: Modes): string {
+  if (ev.k === 'text' || ev.k === 'key') {
+    // A child that turned on the kitty keyboard protocol gets its encoding; any other gets what
+    // xterm sends, which has no releases and no bytes for keys only that protocol names.
+    if ((modes.kittyFlags & KITTY_ENCODING_FLAGS) !== 0) return encodeKittyInput(ev, modes.kittyFlags, modes.appCursor);
+    if (ev.type === 'release') return '';
+  }
   switch (ev.k) {
     case 'text':
       return encodeText(ev.s, ev.mods);
     case 'key':
-      return encodeKey(ev.key, ev.mods, modes);
+      return isKittyOnlyKey(ev.key) ? '' : encodeKey(ev.key, ev.mods, modes);
     case 'paste':
       return encodePaste(ev.s, modes.bracketedPaste);
     case 'mouse':

@@ -1,7 +1,8 @@
 // Tokens from the outer terminal -> input events. Pure; follows xterm's conventions for keys
 // (modifier parameter 1 + shift|alt<<1|ctrl<<2|meta<<3) and mouse reports.
-import type { InputEvent, KeyName, Mods, MouseButton } from './events.js';
+import type { InputEvent, KeyDetail, KeyName, Mods, MouseButton } from './events.js';
 import { PASTE_END, PASTE_START, type Token } from './tokenizer.js';
+import { LOCK_MODS, keyNameForU, keyOfChar, keypadKey, modsOfBits, shiftedAscii } from './kittyKeys.js';
 
 const ESC = '\x1b';
 
@@ -27,8 +28,8 @@ const KEYPAD_CHARS: Record<string, string> = {
 /** `CSI 27;m;code ~`: xterm's modifyOtherKeys report. */
 const MODIFY_OTHER_KEYS = 27;
 
-/** Kitty key report event type for a key release, which a1 does not act on. */
-const KITTY_RELEASE = 3;
+/** Kitty key report event types (a sub-parameter of the modifiers); 1, a press, is the default. */
+const KITTY_EVENT_TYPES: Readonly<Record<number, 'repeat' | 'release'>> = { 2: 'repeat', 3: 'release' };
 
 /** Code points kitty uses for functional keys (Private Use Area): not text. */
 const KITTY_FUNCTIONAL_FIRST = 0xe000;
@@ -181,7 +182,7 @@ function parseCsiBody(body: string): InputEvent[] | null {
   if (final === 'Z') return params.length <= 2 ? [key('tab', mergeMods({ shift: true }, m))] : null;
   if (Object.hasOwn(LETTER_KEYS, final)) {
     if (params.length > 2 || (first !== undefined && first !== 1)) return null;
-    return [key(LETTER_KEYS[final], m)];
+    return [withType(key(LETTER_KEYS[final], m), params[1]?.[1])];
   }
   if (final === '~') {
     if (first === MODIFY_OTHER_KEYS && params.length === 3) {
@@ -189,17 +190,52 @@ function parseCsiBody(body: string): InputEvent[] | null {
       return ev ? [ev] : null;
     }
     const name = first === undefined ? undefined : TILDE_KEYS[first];
-    return name && params.length <= 2 ? [key(name, m)] : null;
+    return name && params.length <= 2 ? [withType(key(name, m), params[1]?.[1])] : null;
   }
   if (final === 'u') return parseKittyKey(params);
   return null;
 }
 
-/** Kitty / fixterms `CSI code[:shifted] ; mods[:event] u`. */
+/** A kitty report's event type sub-parameter on a key event: a press (1 or none) adds nothing. */
+function withType(ev: InputEvent, type: number | undefined): InputEvent {
+  const t = type === undefined ? undefined : KITTY_EVENT_TYPES[type];
+  return t && (ev.k === 'key' || ev.k === 'text') ? { ...ev, type: t } : ev;
+}
+
+/** Modifiers of a kitty report: all its bits but the lock keys, which a1 and legacy encodings
+ * have no use for (Caps Lock must not turn Ctrl+a into another key). */
+function kittyMods(param: number | undefined): Mods | undefined {
+  if (param === undefined || param < 1) return undefined;
+  return modsOfBits((param - 1) & ~LOCK_MODS);
+}
+
+/**
+ * Kitty `CSI code[:shifted[:base]] ; mods[:event] ; text u` (and fixterms' `CSI code ; mods u`):
+ * the key as the event a legacy terminal would give, plus what the report says beyond it (event
+ * type, alternate keys, the keypad). Associated text is not read: a1 never asks for it.
+ */
 function parseKittyKey(params: (number | undefined)[][]): InputEvent[] | null {
-  if (params[1]?.[1] === KITTY_RELEASE) return [];
-  const ev = codePointEvent(params[0]?.[0], params[0]?.[1], decodeMods(params[1]?.[0]));
-  return ev ? [ev] : null;
+  const [code, shifted, base] = params[0] ?? [];
+  const m = kittyMods(params[1]?.[0]);
+  if (code === undefined) return null;
+  const detail: KeyDetail = {};
+  if (base !== undefined && base > 0) detail.base = base;
+  const pad = keypadKey(code);
+  let ev: InputEvent | null;
+  if (pad) {
+    ev = 'text' in pad ? text(pad.text, m) : key(pad.key, m);
+    detail.keypad = true;
+  } else {
+    const name = code === 32 || code === 8 ? undefined : keyNameForU(code);
+    ev = name ? key(name, m) : codePointEvent(code, shifted, m);
+    if (ev?.k === 'text') {
+      if (shifted !== undefined && shifted > 0 && m?.shift) detail.shifted = shifted;
+      // The key's own code when the text alone would name another (a non-US layout).
+      if (keyOfChar(ev.s).code !== code) detail.code = code;
+    }
+  }
+  if (ev === null) return null;
+  return [withType({ ...ev, ...detail } as InputEvent, params[1]?.[1])];
 }
 
 /** A key reported by code point (kitty, modifyOtherKeys) as the event a legacy terminal would give. */
@@ -218,8 +254,9 @@ function codePointEvent(code: number | undefined, shifted: number | undefined, m
   }
   let ch = String.fromCodePoint(code);
   if (m?.shift) {
+    // Without the shifted key reported, a US layout's is assumed ('.' with Shift is '>').
     if (shifted !== undefined && shifted >= 0x20 && shifted <= 0x10ffff) ch = String.fromCodePoint(shifted);
-    else if (/^[a-z]$/.test(ch)) ch = ch.toUpperCase();
+    else ch = shiftedAscii(ch) ?? ([...ch.toUpperCase()].length === 1 ? ch.toUpperCase() : ch);
   }
   return text(ch, m);
 }

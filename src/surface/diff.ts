@@ -41,7 +41,8 @@ export function modesEqual(a: Modes, b: Modes): boolean {
     a.mouse === b.mouse &&
     a.mouseEncoding === b.mouseEncoding &&
     a.focus === b.focus &&
-    a.altScreen === b.altScreen
+    a.altScreen === b.altScreen &&
+    a.kittyFlags === b.kittyFlags
   );
 }
 

@@ -4,6 +4,7 @@
 // applies the sequence itself; we only watch it go by).
 import type { IDisposable, Terminal } from '@xterm/headless';
 import type { CursorShape, Modes } from './types.js';
+import { NO_KITTY_FLAGS, applyKittyOp, currentFlags, kittyFlagsReport, kittyOpOf, type KittyStacks, type Screen } from '../input/kittyFlags.js';
 
 type Params = (number | number[])[];
 
@@ -45,10 +46,21 @@ export class ModeTracker implements IDisposable {
   private mouseEncoding: Modes['mouseEncoding'] = 'default';
   private cursor: CursorStyle = { ...INITIAL_CURSOR };
   private titleText = '';
+  /** The kitty keyboard protocol's flags, one stack per screen. xterm.js ignores the protocol's
+   * sequences; they are kept (and the query answered) here. */
+  private kitty: KittyStacks = NO_KITTY_FLAGS;
 
-  constructor(private readonly term: Terminal) {
+  /** `reply` writes an answer to the child, in order with xterm's own answers (DA, DSR). */
+  constructor(private readonly term: Terminal, private readonly reply: (data: string) => void = () => {}) {
     const parser = term.parser;
     this.disposables = [
+      parser.registerCsiHandler({ prefix: '>', final: 'u' }, (p) => this.kittyOp('>', p)),
+      parser.registerCsiHandler({ prefix: '<', final: 'u' }, (p) => this.kittyOp('<', p)),
+      parser.registerCsiHandler({ prefix: '=', final: 'u' }, (p) => this.kittyOp('=', p)),
+      parser.registerCsiHandler({ prefix: '?', final: 'u' }, () => {
+        this.reply(kittyFlagsReport(currentFlags(this.kitty, this.screen())));
+        return true;
+      }),
       parser.registerCsiHandler({ prefix: '?', final: 'h' }, (p) => this.decPrivate(p, true)),
       parser.registerCsiHandler({ prefix: '?', final: 'l' }, (p) => this.decPrivate(p, false)),
       parser.registerCsiHandler({ intermediates: ' ', final: 'q' }, (p) => this.cursorStyle(p)),
@@ -61,6 +73,7 @@ export class ModeTracker implements IDisposable {
       parser.registerEscHandler({ final: 'c' }, () => {
         this.cursor = { ...INITIAL_CURSOR };
         this.mouseEncoding = 'default';
+        this.kitty = NO_KITTY_FLAGS;
         return false;
       }),
       term.onTitleChange((title) => {
@@ -79,7 +92,18 @@ export class ModeTracker implements IDisposable {
       mouseEncoding: this.mouseEncoding,
       focus: m.sendFocusMode,
       altScreen: this.term.buffer.active.type === 'alternate',
+      kittyFlags: currentFlags(this.kitty, this.screen()),
     };
+  }
+
+  private screen(): Screen {
+    return this.term.buffer.active.type === 'alternate' ? 'alternate' : 'main';
+  }
+
+  private kittyOp(marker: '>' | '<' | '=', params: Params): boolean {
+    const numbers = params.map((p) => (typeof p === 'number' ? p : p[0] ?? 0));
+    this.kitty = applyKittyOp(this.kitty, this.screen(), kittyOpOf(marker, numbers));
+    return true;
   }
 
   get cursorVisible(): boolean {

@@ -65,6 +65,8 @@ export interface Modes {
   mouseEncoding: 'default' | 'sgr' | 'utf8' | 'urxvt';
   focus: boolean;
   altScreen: boolean;
+  /** The kitty keyboard protocol's flags on the active screen (0: legacy keys). */
+  kittyFlags: number;
 }
 
 /** A surface patch: a full surface lists every row; a diff only changed rows. */

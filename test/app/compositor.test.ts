@@ -94,7 +94,7 @@ async function rowsWritten(out: string, cols: number, rows: number, owner = disp
     .filter((y) => y >= 0);
 }
 
-const modes: Modes = { appCursor: false, appKeypad: false, bracketedPaste: false, mouse: 'none', mouseEncoding: 'default', focus: false, altScreen: false };
+const modes: Modes = { appCursor: false, appKeypad: false, bracketedPaste: false, mouse: 'none', mouseEncoding: 'default', focus: false, altScreen: false, kittyFlags: 0 };
 const cursorAt = (x: number, y: number, over: Partial<Cursor> = {}): Cursor => ({ x, y, visible: true, shape: 'block', blink: false, ...over });
 
 /** Plain text rows; the CJK characters used here become wide cells, as extraction makes them. */

@@ -9,7 +9,7 @@ import type { Modes } from '../../src/surface/types.js';
 
 const NORMAL: Modes = {
   appCursor: false, appKeypad: false, bracketedPaste: false, mouse: 'none', mouseEncoding: 'default',
-  focus: false, altScreen: false,
+  focus: false, altScreen: false, kittyFlags: 0,
 };
 const APP: Modes = { ...NORMAL, appCursor: true };
 

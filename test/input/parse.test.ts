@@ -10,8 +10,10 @@ function parse(input: string): InputEvent[] {
   return tokens.flatMap(tokenToEvents);
 }
 
-const text = (s: string, mods?: Mods): InputEvent => (mods ? { k: 'text', s, mods } : { k: 'text', s });
-const key = (name: KeyName, mods?: Mods): InputEvent => (mods ? { k: 'key', key: name, mods } : { k: 'key', key: name });
+type TextEvent = Extract<InputEvent, { k: 'text' }>;
+type KeyEvent = Extract<InputEvent, { k: 'key' }>;
+const text = (s: string, mods?: Mods): TextEvent => (mods ? { k: 'text', s, mods } : { k: 'text', s });
+const key = (name: KeyName, mods?: Mods): KeyEvent => (mods ? { k: 'key', key: name, mods } : { k: 'key', key: name });
 
 describe('tokenToEvents: text and control characters', () => {
   const cases: [string, string, InputEvent[]][] = [
@@ -98,7 +100,22 @@ describe('tokenToEvents: CSI and SS3 keys', () => {
     ['kitty shift+enter', '\x1b[13;2u', [key('enter', { shift: true })]],
     ['kitty escape', '\x1b[27u', [key('escape')]],
     ['kitty ctrl+space', '\x1b[32;5u', [key('space', { ctrl: true })]],
-    ['kitty release is ignored', '\x1b[97;1:3u', []],
+    ['kitty release of a', '\x1b[97;1:3u', [{ ...text('a'), type: 'release' }]],
+    ['kitty repeat of ctrl+a', '\x1b[97;5:2u', [{ ...text('a', { ctrl: true }), type: 'repeat' }]],
+    ['kitty press (explicit event type 1)', '\x1b[97;5:1u', [text('a', { ctrl: true })]],
+    ['kitty ctrl+i is not tab', '\x1b[105;5u', [text('i', { ctrl: true })]],
+    ['kitty alt+.', '\x1b[46;3u', [text('.', { alt: true })]],
+    ['kitty alt+shift+. is alt+> (US shifted key assumed)', '\x1b[46;4u', [text('>', { alt: true, shift: true })]],
+    ['kitty alt+shift+. with the shifted key reported', '\x1b[46:62;4u', [{ ...text('>', { alt: true, shift: true }), shifted: 62 }]],
+    ['kitty ctrl+С on a Cyrillic layout', '\x1b[1089::99;5u', [{ ...text('с', { ctrl: true }), base: 99 }]],
+    ['kitty caps lock does not change the key', '\x1b[97;69u', [text('a', { ctrl: true })]],
+    ['kitty super+a', '\x1b[97;9u', [text('a', { meta: true })]],
+    ['kitty release of up', '\x1b[1;1:3A', [{ ...key('up'), type: 'release' }]],
+    ['kitty repeat of ctrl+F5', '\x1b[15;5:2~', [{ ...key('f5', { ctrl: true }), type: 'repeat' }]],
+    ['kitty F13', '\x1b[57376u', [key('f13')]],
+    ['kitty keypad enter', '\x1b[57414u', [{ ...key('enter'), keypad: true }]],
+    ['kitty ctrl+keypad 5', '\x1b[57404;5u', [{ ...text('5', { ctrl: true }), keypad: true }]],
+    ['kitty left shift alone', '\x1b[57441;2u', [key('leftShift', { shift: true })]],
     ['modifyOtherKeys ctrl+shift+tab', '\x1b[27;6;9~', [key('tab', { shift: true, ctrl: true })]],
     ['modifyOtherKeys ctrl+.', '\x1b[27;5;46~', [text('.', { ctrl: true })]],
     ['unknown CSI passes raw', '\x1b[?1;2c', [{ k: 'raw', bytes: '\x1b[?1;2c' }]],

@@ -11,6 +11,7 @@ const modes: Modes = {
   mouseEncoding: 'default',
   focus: false,
   altScreen: false,
+  kittyFlags: 0,
 };
 const cursor: Cursor = { x: 0, y: 0, visible: true, shape: 'block', blink: false };
 
@@ -45,7 +46,7 @@ describe('cursorsEqual and modesEqual', () => {
       expect(cursorsEqual(cursor, { ...cursor, ...c })).toBe(false);
     }
     expect(modesEqual(modes, { ...modes })).toBe(true);
-    for (const m of [{ appCursor: true }, { appKeypad: true }, { bracketedPaste: true }, { mouse: 'any' as const }, { mouseEncoding: 'sgr' as const }, { focus: true }, { altScreen: true }]) {
+    for (const m of [{ appCursor: true }, { appKeypad: true }, { bracketedPaste: true }, { mouse: 'any' as const }, { mouseEncoding: 'sgr' as const }, { focus: true }, { altScreen: true }, { kittyFlags: 1 }]) {
       expect(modesEqual(modes, { ...modes, ...m })).toBe(false);
     }
   });

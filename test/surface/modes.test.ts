@@ -29,6 +29,7 @@ describe('ModeTracker', () => {
       mouseEncoding: 'default',
       focus: false,
       altScreen: false,
+      kittyFlags: 0,
     });
     expect([tracker.cursorVisible, tracker.cursorShape, tracker.cursorBlink, tracker.cursorDefaultStyle]).toEqual([true, 'block', false, true]);
     expect(tracker.title).toBe('');
@@ -121,6 +122,7 @@ describe('ModeTracker', () => {
       mouseEncoding: 'default',
       focus: false,
       altScreen: false,
+      kittyFlags: 0,
     });
     expect([tracker.cursorVisible, tracker.cursorDefaultStyle]).toEqual([true, true]);
     expect(tracker.title).toBe('kept');
@@ -135,5 +137,67 @@ describe('ModeTracker', () => {
     expect(tracker.cursorShape).toBe('block');
     expect(tracker.modes.mouseEncoding).toBe('default');
     expect(tracker.title).toBe('');
+  });
+});
+
+describe('ModeTracker: kitty keyboard flags', () => {
+  function withReplies(): { term: XTerm; tracker: ModeTracker; replies: string[] } {
+    const term = makeTerminal(20, 5);
+    const replies: string[] = [];
+    const tracker = new ModeTracker(term, (data) => replies.push(data));
+    open.push({ term, tracker });
+    return { term, tracker, replies };
+  }
+
+  it('push, set, pop and query, answered from the model', async () => {
+    const { term, tracker, replies } = withReplies();
+    await write(term, '\x1b[?u');
+    expect(replies).toEqual(['\x1b[?0u']);
+    await write(term, '\x1b[>1u');
+    expect(tracker.modes.kittyFlags).toBe(1);
+    await write(term, '\x1b[=2;2u'); // add 2
+    expect(tracker.modes.kittyFlags).toBe(3);
+    await write(term, '\x1b[=1;3u'); // remove 1
+    expect(tracker.modes.kittyFlags).toBe(2);
+    await write(term, '\x1b[=31u'); // set exactly (mode 1 by default)
+    await write(term, '\x1b[?u');
+    expect(replies.at(-1)).toBe('\x1b[?31u');
+    await write(term, '\x1b[>5u\x1b[<u');
+    expect(tracker.modes.kittyFlags).toBe(31);
+    await write(term, '\x1b[<u');
+    expect(tracker.modes.kittyFlags).toBe(0);
+    await write(term, '\x1b[<5u'); // popping an empty stack is harmless
+    expect(tracker.modes.kittyFlags).toBe(0);
+  });
+
+  it('the main and alternate screens keep their own stacks', async () => {
+    const { term, tracker, replies } = withReplies();
+    await write(term, '\x1b[>1u\x1b[?1049h');
+    expect(tracker.modes.kittyFlags).toBe(0);
+    await write(term, '\x1b[>11u\x1b[?u');
+    expect(replies).toEqual(['\x1b[?11u']);
+    await write(term, '\x1b[?1049l');
+    expect(tracker.modes.kittyFlags).toBe(1);
+    await write(term, '\x1b[?1049h');
+    expect(tracker.modes.kittyFlags).toBe(11);
+  });
+
+  it('a full reset clears both stacks; the query is never passed on as cursor restore', async () => {
+    const { term, tracker } = withReplies();
+    await write(term, '\x1b[>1u\x1b[?1049h\x1b[>3u\x1bc');
+    expect(tracker.modes.kittyFlags).toBe(0);
+    await write(term, '\x1b[?1049l');
+    expect(tracker.modes.kittyFlags).toBe(0);
+    await write(term, 'ab\x1b[?u\x1b[<u\x1b[>1u\x1b[=1u');
+    expect(term.buffer.active.cursorX).toBe(2);
+  });
+
+  it('a push onto a full stack evicts the oldest entry', async () => {
+    const { term, tracker } = withReplies();
+    for (let i = 1; i <= 20; i++) await write(term, `\x1b[>${i}u`);
+    for (let i = 0; i < 7; i++) await write(term, '\x1b[<u');
+    expect(tracker.modes.kittyFlags).toBe(13);
+    await write(term, '\x1b[<u');
+    expect(tracker.modes.kittyFlags).toBe(0);
   });
 });

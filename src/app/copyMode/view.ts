@@ -17,6 +17,7 @@ const NO_MODES: Modes = {
   mouseEncoding: 'default',
   focus: false,
   altScreen: false,
+  kittyFlags: 0,
 };
 
 /** One cell of a row, with its attributes; `w` 0 is the second half of a wide character. */
