@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { ESC_TIMEOUT_MS } from './input/tokenizer.js';
 
 export const CONFIG_FILE_NAME = 'config.json';
 
@@ -28,6 +29,7 @@ const CLIENT_QUEUE_CAP = 64 * MiB;
 /** The double Ctrl+C window: below 100 ms no person can press twice, above 5 s a lone ^C lingers. */
 const DETACH_INTERVAL_MIN_MS = 100;
 const DETACH_INTERVAL_MAX_MS = 5_000;
+const ESCAPE_TIMEOUT_MAX_MS = 2_000;
 /** A tab is shown unresponsive after 30 s of missed bridge heartbeats (SPEC §10); restarting it
  * sooner would restart a tab nobody was ever told was unresponsive. */
 const UNRESPONSIVE_RESTART_MIN_SECONDS = 30;
@@ -229,6 +231,12 @@ export const CONFIG_KEYS = {
   inputQueueBytes: integer(1 * MiB, INPUT_QUEUE_MIN, INPUT_QUEUE_CAP, 'Input bytes a tab queues while its program is not reading.'),
   clientQueueBytes: integer(4 * MiB, CLIENT_QUEUE_MIN, CLIENT_QUEUE_CAP, 'Bytes queued for a slow client before it is resynced instead.'),
   detachIntervalMs: integer(500, DETACH_INTERVAL_MIN_MS, DETACH_INTERVAL_MAX_MS, 'Two Ctrl+C presses this close together detach.'),
+  escapeTimeoutMs: integer(
+    ESC_TIMEOUT_MS,
+    0,
+    ESCAPE_TIMEOUT_MAX_MS,
+    'On a terminal without the kitty keyboard protocol, Esc and a key within this many ms are Alt+that key.',
+  ),
   serverIdleExitMinutes: number(10, 0, LONGEST_TIMER_MINUTES, 'The server exits after this long with no running tab and no client.'),
   idleSuspendMinutes: number(60, 0, LONGEST_TIMER_MINUTES, 'An unviewed idle resumable tab sleeps after this long; 0 turns it off.'),
   tabsUnresponsiveRestartSeconds: integer(

@@ -48,6 +48,7 @@ describe('loadConfig', () => {
     expect(config.inputQueueBytes).toBe(1024 * 1024);
     expect(config.clientQueueBytes).toBe(4 * 1024 * 1024);
     expect(config.detachIntervalMs).toBe(500);
+    expect(config.escapeTimeoutMs).toBe(30);
     expect(config.serverIdleExitMinutes).toBe(10);
     expect(config.idleSuspendMinutes).toBe(60);
     expect(config.tabsUnresponsiveRestartSeconds).toBe(120);
@@ -63,11 +64,12 @@ describe('loadConfig', () => {
   });
 
   it('reads values, fractions of minutes included', () => {
-    const config = load({ tabsMax: 3, serverIdleExitMinutes: 0.05, allowClipboardWrite: false, detachIntervalMs: 250 });
+    const config = load({ tabsMax: 3, serverIdleExitMinutes: 0.05, allowClipboardWrite: false, detachIntervalMs: 250, escapeTimeoutMs: 0 });
     expect(config.tabsMax).toBe(3);
     expect(config.serverIdleExitMinutes).toBe(0.05);
     expect(config.allowClipboardWrite).toBe(false);
     expect(config.detachIntervalMs).toBe(250);
+    expect(config.escapeTimeoutMs).toBe(0);
     expect(config.scrollbackLines).toBe(10_000);
   });
 
@@ -115,7 +117,7 @@ describe('loadConfig', () => {
       string,
       KeySpec<number>,
     ][];
-    expect(numeric.length).toBe(11);
+    expect(numeric.length).toBe(12);
     for (const [key, spec] of numeric) {
       const kind = spec.type === 'integer' ? 'an integer' : 'a number';
       const message = `${file}: "${key}" must be ${kind} from ${spec.min} to ${spec.max}.`;
@@ -216,6 +218,8 @@ describe('CONFIG_KEYS', () => {
         'tabsUnresponsiveRestartSeconds', 'tabsStallNoticeSeconds', 'allowClipboardWrite', 'theme',
         // SPEC §15: the close grace window is configurable (short in tests).
         'closeGraceMs',
+        // Issue 16: the Esc window of a terminal without the kitty keyboard protocol.
+        'escapeTimeoutMs',
       ].sort(),
     );
   });

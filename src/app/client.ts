@@ -10,11 +10,12 @@ import { Compositor } from './compositor.js';
 import { ansiToCells } from './ansiLayer.js';
 import { CellGrid } from './cells.js';
 import { DEFAULT_COLOR } from '../surface/types.js';
-import { OuterTerminal, writeSync } from './outerTerminal.js';
+import { OuterTerminal, keyboardReply, writeSync } from './outerTerminal.js';
 import { HolderView } from './holderView.js';
 import { InputTokenizer } from '../input/tokenizer.js';
 import { tokenToEvents } from '../input/parse.js';
 import type { InputEvent } from '../input/events.js';
+import { isChildOnly, isKeyInput, keyIdentity } from '../input/kittyKeys.js';
 import { onCtrlC, INITIAL_DETACH_STATE, type DetachState } from '../keymap/detach.js';
 import { matchAction, type Keymap } from '../keymap/keys.js';
 import type { ActionId } from '../keymap/actions.js';
@@ -153,7 +154,12 @@ class AttachClient {
   private inkRequested = false;
   private notices: { text: string; until: number }[] = [];
   private persistentNotice: string | null = null;
-  private readonly tokenizer = new InputTokenizer();
+  private readonly tokenizer: InputTokenizer;
+  /** The outer terminal's answer to the keyboard query: unknown until its reply or DA1's. */
+  private keyboard: 'asked' | 'kitty' | 'legacy' = 'asked';
+  /** Keys whose press a1 took for itself: their repeats' and release's reports never reach the
+   * tab either (a child that asked for event types would see a release without its press). */
+  private readonly takenKeys = new Set<string>();
   private escTimer: NodeJS.Timeout | null = null;
   private detach: DetachState = INITIAL_DETACH_STATE;
   private paintTimer: NodeJS.Timeout | null = null;
@@ -185,6 +191,7 @@ class AttachClient {
     private readonly stdout: NodeJS.WriteStream,
   ) {
     this.outer = new OuterTerminal(stdin, stdout);
+    this.tokenizer = new InputTokenizer(opts.config.escapeTimeoutMs);
     this.cols = stdout.columns || 80;
     this.rows = stdout.rows || 24;
     this.compositor = new Compositor(this.cols, this.rows);
@@ -470,7 +477,27 @@ class AttachClient {
   }
 
   private handleTokens(tokens: ReturnType<InputTokenizer['push']>): void {
-    void this.handleEvents(tokens.flatMap((token) => tokenToEvents(token)));
+    void this.handleEvents(tokens.flatMap((token) => (this.readKeyboardReply(token.raw) ? [] : tokenToEvents(token))));
+  }
+
+  /** Whether a key press is a1's rather than the tab's (Ctrl+C, counting toward a detach, still
+   * goes to the tab). */
+  private takesKey(ev: InputEvent): boolean {
+    if (this.overlay || this.rename || this.copy) return true;
+    const action = matchAction(ev, this.keymap);
+    return action !== null && action !== 'detach';
+  }
+
+  /** The outer terminal's replies to the keyboard query are a1's, never a tab's: a kitty
+   * protocol answer turns a1's keyboard flags on. */
+  private readKeyboardReply(raw: string): boolean {
+    const reply = keyboardReply(raw);
+    if (!reply) return false;
+    if (this.keyboard === 'asked') {
+      this.keyboard = reply.k === 'kitty' ? 'kitty' : 'legacy';
+      if (reply.k === 'kitty') this.outer.enhanceKeyboard();
+    }
+    return true;
   }
 
   /** Input after a shortcut waits for the shortcut's action, so keys typed (or pasted) right
@@ -486,6 +513,19 @@ class AttachClient {
     for (let i = 0; i < events.length; i++) {
       const ev = events[i];
       {
+        if (isKeyInput(ev) && this.takenKeys.size > 0 && this.takenKeys.has(keyIdentity(ev))) {
+          // The repeat or release of a key a1 took: a1 acts on presses only.
+          if (ev.type === 'release') this.takenKeys.delete(keyIdentity(ev));
+          if (ev.type !== undefined) continue;
+          this.takenKeys.delete(keyIdentity(ev));
+        }
+        if (isChildOnly(ev)) {
+          // A release (or a modifier alone) is never a1's key; the tab gets it when nothing of
+          // a1's is open, and the holder sends it only to a child that asked for it.
+          if (!this.overlay && !this.rename && !this.copy) forward.push(ev);
+          continue;
+        }
+        if (this.keyboard === 'kitty' && isKeyInput(ev) && this.takesKey(ev)) this.takenKeys.add(keyIdentity(ev));
         if ((this.overlay || this.rename) && ev.k !== 'mouse') {
           this.sendInput(forward.splice(0));
           this.onOverlayKey(ev);

@@ -25,8 +25,31 @@ export const RESTORE_SEQUENCE =
     .join('') +
   '\x1b[?1005l\x1b[?1015l';
 
+/**
+ * The kitty keyboard protocol's query, then DA1 as a sentinel: a terminal that answers DA1 and
+ * not the first does not speak the protocol (the protocol's own detection). Sent on the
+ * alternate screen, whose stack is a1's alone.
+ */
+export const KEYBOARD_QUERY = '\x1b[?u\x1b[c';
+
+/** What a1 asks of a terminal that speaks the protocol: disambiguation (Esc, Alt+key and
+ * Ctrl+key each a sequence of its own, so Esc then . is never Alt+.), event types (a child that
+ * asks for releases gets them) and alternate keys (the shifted key, whatever the layout). */
+export const A1_KEYBOARD_FLAGS = 1 | 2 | 4;
+
+/** A reply to KEYBOARD_QUERY: the protocol's flags, or DA1 (the sentinel). */
+export type KeyboardReply = { k: 'kitty'; flags: number } | { k: 'da1' };
+
+export function keyboardReply(raw: string): KeyboardReply | null {
+  const kitty = /^\x1b\[\?(\d*)u$/.exec(raw);
+  if (kitty) return { k: 'kitty', flags: Number(kitty[1] || 0) };
+  return /^\x1b\[\?[\d;]*c$/.test(raw) ? { k: 'da1' } : null;
+}
+
 export class OuterTerminal {
   private entered = false;
+  /** a1 pushed its keyboard flags onto the alternate screen's stack: popped before leaving it. */
+  private keyboardPushed = false;
 
   constructor(
     private readonly stdin: NodeJS.ReadStream,
@@ -37,14 +60,24 @@ export class OuterTerminal {
     if (this.entered) return;
     this.entered = true;
     if (this.stdin.isTTY) this.stdin.setRawMode(true);
-    this.stdout.write(ENTER_SEQUENCE);
+    this.stdout.write(ENTER_SEQUENCE + KEYBOARD_QUERY);
+  }
+
+  /** The terminal answered the keyboard query: it speaks the kitty protocol. */
+  enhanceKeyboard(): void {
+    if (!this.entered || this.keyboardPushed) return;
+    this.keyboardPushed = true;
+    this.stdout.write(`\x1b[>${A1_KEYBOARD_FLAGS}u`);
   }
 
   /** Idempotent; synchronous so it also works from exit and signal handlers. */
   restore(): void {
     if (!this.entered) return;
     this.entered = false;
-    writeSync(this.stdout, RESTORE_SEQUENCE);
+    // Popped on the alternate screen, where it was pushed; leaving that screen then brings back
+    // the main screen's own flags, which a1 never touched.
+    writeSync(this.stdout, (this.keyboardPushed ? '\x1b[<u' : '') + RESTORE_SEQUENCE);
+    this.keyboardPushed = false;
     try {
       if (this.stdin.isTTY) this.stdin.setRawMode(false);
     } catch {

@@ -20,6 +20,7 @@ import { watchDirtyRows, writeNow } from '../surface/feed.js';
 import { RowCache } from '../surface/rowCache.js';
 import type { Row, SurfacePatch } from '../surface/types.js';
 import { encodeInput, isBinaryInput } from '../input/encode.js';
+import { isChildOnly } from '../input/kittyKeys.js';
 import type { InputEvent } from '../input/events.js';
 import { InputGate, type Admission, type InputBatch, type InputPart } from './inputGate.js';
 import { PtyWriter } from './ptyWriter.js';
@@ -985,7 +986,10 @@ export class Holder {
 
   private deliverInput(client: DataClient, events: InputEvent[]): void {
     const modes = this.modes.modes;
-    const phases = this.readKeys(events);
+    // A key's release (and a modifier key alone) reaches a child that asked for it, but types
+    // nothing: the agent's status and the pending prompt follow presses only.
+    const presses = events.filter((ev) => !isChildOnly(ev));
+    const phases = this.readKeys(presses);
     const parts: InputPart[] = [];
     let text = '';
     let bytes = 0;
@@ -1004,7 +1008,7 @@ export class Holder {
     }
     if (text) parts.push({ binary: false, data: text });
     const verdict = this.admit({ parts, bytes, paste: events.some((ev) => ev.k === 'paste'), owner: client });
-    if (verdict !== 'refused') this.followPrompt(events, phases, modes.bracketedPaste);
+    if (verdict !== 'refused') this.followPrompt(presses, phases, modes.bracketedPaste);
   }
 
   /** What the controller's keys tell about the agent's turn (src/status/agentKeys.ts): only

@@ -28,9 +28,11 @@ export interface Token {
 
 /**
  * How long an ESC (or ESC [, ESC O, ESC ], ESC P, ESC ESC, or a partial sequence) waits for
- * the rest before it counts as a key of its own. A terminal writes a whole sequence at once, so
- * its bytes arrive within a millisecond or two even over ssh, while nobody presses Esc and a
- * second key within 30 ms; a longer wait makes Esc feel sluggish in editors.
+ * the rest before it counts as a key of its own, by default (the `escapeTimeoutMs` setting). A
+ * terminal writes a whole sequence at once, so its bytes arrive within a millisecond or two even
+ * over ssh, while nobody presses Esc and a second key within 30 ms; a longer wait makes Esc feel
+ * sluggish in editors. Only a terminal without the kitty keyboard protocol makes this a guess:
+ * with it, the Esc key is a sequence of its own.
  */
 export const ESC_TIMEOUT_MS = 30;
 
@@ -89,6 +91,8 @@ export class InputTokenizer {
   private lastInputMs = 0;
   private lastCallMs = 0;
 
+  constructor(private readonly escTimeoutMs = ESC_TIMEOUT_MS) {}
+
   push(chunk: Buffer | string, nowMs: number): Token[] {
     this.lastInputMs = nowMs;
     this.lastCallMs = nowMs;
@@ -98,10 +102,10 @@ export class InputTokenizer {
     return this.run(text, false);
   }
 
-  /** Resolves what waits on the ESC timeout, once ESC_TIMEOUT_MS have passed without input. */
+  /** Resolves what waits on the ESC timeout, once it has passed without input. */
   flush(nowMs: number): Token[] {
     this.lastCallMs = nowMs;
-    if (!this.waitsOnTimeout() || nowMs - this.lastInputMs < ESC_TIMEOUT_MS) return [];
+    if (!this.waitsOnTimeout() || nowMs - this.lastInputMs < this.escTimeoutMs) return [];
     return this.run('', true);
   }
 
@@ -111,7 +115,7 @@ export class InputTokenizer {
    */
   get pendingTimeoutMs(): number | null {
     if (!this.waitsOnTimeout()) return null;
-    return Math.max(0, this.lastInputMs + ESC_TIMEOUT_MS - this.lastCallMs);
+    return Math.max(0, this.lastInputMs + this.escTimeoutMs - this.lastCallMs);
   }
 
   private waitsOnTimeout(): boolean {

@@ -96,6 +96,11 @@ export class ModeTracker implements IDisposable {
     };
   }
 
+  /** Both screens' kitty keyboard stacks, bottom to top. */
+  get kittyStacks(): KittyStacks {
+    return this.kitty;
+  }
+
   private screen(): Screen {
     return this.term.buffer.active.type === 'alternate' ? 'alternate' : 'main';
   }

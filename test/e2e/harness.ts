@@ -12,7 +12,7 @@ import { deriveKey, loadOrCreateSecret } from '../../src/security.js';
 import { connectHolder, firstState } from '../../src/server/holderLink.js';
 import { WriterLease } from '../../src/store/lease.js';
 import { makeHome, type TestHome } from '../helpers/home.js';
-import { PtyDriver, a1Argv } from '../helpers/pty.js';
+import { PtyDriver, a1Argv, type PtyDriverOptions } from '../helpers/pty.js';
 import { isAlive, killAllWithEnv, pidsWithEnv } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -25,6 +25,8 @@ export interface E2E {
   env: Record<string, string>;
   /** Starts the a1 client (or `a1 ...args`) in a fresh 120x40 PTY. */
   attach(...args: string[]): PtyDriver;
+  /** As `attach`, in a terminal with these driver options (e.g. the kitty keyboard emulation). */
+  attachWith(options: Pick<PtyDriverOptions, 'kittyKeyboard'>, ...args: string[]): PtyDriver;
   /** Runs `a1 ...args` to completion, as a maintenance command. */
   run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   teardown(): Promise<void>;
@@ -39,6 +41,11 @@ export function e2e(config: object = {}): E2E {
     env,
     attach: (...args) => {
       const d = new PtyDriver({ argv: a1Argv(...args), env, cwd: home.dir });
+      drivers.push(d);
+      return d;
+    },
+    attachWith: (options, ...args) => {
+      const d = new PtyDriver({ ...options, argv: a1Argv(...args), env, cwd: home.dir });
       drivers.push(d);
       return d;
     },

@@ -9,6 +9,10 @@ import xtermHeadless from '@xterm/headless';
 import type { IBufferCell } from '@xterm/headless';
 import { DEFAULT_COLOR, RGB_FLAG, type Color } from '../../src/surface/types.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, WaitTimeoutError, waitFor } from './wait.js';
+import type { InputEvent } from '../../src/input/events.js';
+import { encodeInput } from '../../src/input/encode.js';
+import type { KittyStacks } from '../../src/input/kittyFlags.js';
+import { ModeTracker } from '../../src/surface/modes.js';
 
 const { Terminal } = xtermHeadless;
 type HeadlessTerminal = InstanceType<typeof Terminal>;
@@ -32,6 +36,13 @@ export interface PtyDriverOptions {
   rows?: number;
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * Emulates a terminal that speaks the kitty keyboard protocol: it keeps the flag stacks per
+   * screen (push, pop, set), answers `CSI ? u`, and `key()` sends keys as the flags on the
+   * active screen ask. `mainFlags` is pushed on the main screen before the program starts, as
+   * the user's shell might have. Off: a legacy terminal, which answers only DA1.
+   */
+  kittyKeyboard?: { mainFlags?: number };
 }
 
 export interface CellInfo {
@@ -61,6 +72,11 @@ function colorOf(isDefault: boolean, isRgb: boolean, value: number): Color {
   return isRgb ? RGB_FLAG | value : value;
 }
 
+const LEGACY_MODES = {
+  appCursor: false, appKeypad: false, bracketedPaste: false, mouse: 'none', mouseEncoding: 'default',
+  focus: false, altScreen: false, kittyFlags: 0,
+} as const;
+
 export class PtyDriver {
   readonly pid: number;
   readonly exited: Promise<PtyExit>;
@@ -70,6 +86,8 @@ export class PtyDriver {
   private byteCount = 0;
   private hasExited = false;
   private disposed = false;
+  /** The emulated kitty keyboard protocol (opts.kittyKeyboard); null for a legacy terminal. */
+  private readonly keyboard: ModeTracker | null;
 
   constructor(opts: PtyDriverOptions = {}) {
     const [file, ...args] = opts.argv ?? a1Argv();
@@ -77,6 +95,8 @@ export class PtyDriver {
     const cols = opts.cols ?? DEFAULT_COLS;
     const rows = opts.rows ?? DEFAULT_ROWS;
     this.term = new Terminal({ cols, rows, allowProposedApi: true });
+    this.keyboard = opts.kittyKeyboard ? new ModeTracker(this.term, (reply) => this.writeIfRunning(reply)) : null;
+    if (opts.kittyKeyboard?.mainFlags !== undefined) this.term.write(`\x1b[>${opts.kittyKeyboard.mainFlags}u`);
     // utf8 (node-pty's default) also sets IUTF8 on the PTY, as a person's modern terminal does;
     // the kept bytes are the UTF-8 encoding of what was decoded, exact for valid UTF-8 output.
     this.pty = nodePty.spawn(file, args, {
@@ -106,6 +126,20 @@ export class PtyDriver {
 
   write(data: string): void {
     this.pty.write(data);
+  }
+
+  /** Sends key events as this terminal encodes them now: legacy bytes, or, with the kitty
+   * keyboard emulation on, as the flags the program pushed ask. Call after `flush()` so the
+   * program's latest flags are applied. */
+  key(...events: InputEvent[]): void {
+    const modes = { ...(this.keyboard?.modes ?? LEGACY_MODES), appCursor: this.term.modes.applicationCursorKeysMode };
+    this.pty.write(events.map((ev) => encodeInput(ev, this.keyboard ? modes : { ...modes, kittyFlags: 0 })).join(''));
+  }
+
+  /** The emulated kitty keyboard stacks of both screens (an error without the emulation). */
+  keyboardStacks(): KittyStacks {
+    if (!this.keyboard) throw new Error('the kitty keyboard emulation is off (PtyDriverOptions.kittyKeyboard)');
+    return this.keyboard.kittyStacks;
   }
 
   resize(cols: number, rows: number): void {
@@ -226,6 +260,7 @@ export class PtyDriver {
         // It exited between the check and the signal.
       }
     }
+    this.keyboard?.dispose();
     this.term.dispose();
   }
 
