@@ -74,7 +74,7 @@ const KEY_FORMS: ReadonlyMap<string, KeyForm> = new Map([
   ...KITTY_ONLY_KEYS.map(([name, number]) => [name, u(number)] as const),
 ]);
 
-export function keyForm(name: KeyName): KeyForm | undefined {
+function keyForm(name: KeyName): KeyForm | undefined {
   return KEY_FORMS.get(name);
 }
 
@@ -95,17 +95,9 @@ export function isModifierKey(name: KeyName): boolean {
 const NAME_BY_U_NUMBER: ReadonlyMap<number, KeyName> = new Map(
   [...KEY_FORMS].filter(([, f]) => f.final === 'u').map(([name, f]) => [f.number, name as KeyName]),
 );
-/** Decoding: `CSI number ~` keys. */
-const NAME_BY_TILDE: ReadonlyMap<number, KeyName> = new Map(
-  [...KEY_FORMS].filter(([, f]) => f.final === '~').map(([name, f]) => [f.number, name as KeyName]),
-);
 
 export function keyNameForU(number: number): KeyName | undefined {
   return NAME_BY_U_NUMBER.get(number);
-}
-
-export function keyNameForTilde(number: number): KeyName | undefined {
-  return NAME_BY_TILDE.get(number);
 }
 
 /** Keypad keys: what they are on the main keyboard, and their own number. */
@@ -130,7 +122,7 @@ export function keypadKey(number: number): { text: string } | { key: KeyName } |
   return KEYPAD_BY_NUMBER.get(number);
 }
 
-export function keypadNumber(ev: { k: 'text'; s: string } | { k: 'key'; key: KeyName }): number | undefined {
+function keypadNumber(ev: { k: 'text'; s: string } | { k: 'key'; key: KeyName }): number | undefined {
   return ev.k === 'text' ? KEYPAD_NUMBER_BY_TEXT.get(ev.s) : KEYPAD_NUMBER_BY_KEY.get(ev.key);
 }
 
@@ -165,7 +157,7 @@ export function keyOfChar(ch: string): { code: number; shifted: boolean } {
 }
 
 /** Mods as the protocol's bit field (without the +1 of the wire). */
-export function modBits(m: Mods | undefined): number {
+function modBits(m: Mods | undefined): number {
   if (!m) return 0;
   return (m.shift ? KittyMod.shift : 0) | (m.alt ? KittyMod.alt : 0) | (m.ctrl ? KittyMod.ctrl : 0)
     | (m.meta ? KittyMod.super : 0) | (m.hyper ? KittyMod.hyper : 0) | (m.kittyMeta ? KittyMod.meta : 0)
@@ -198,12 +190,12 @@ export function isKeyInput(ev: InputEvent): ev is KeyInput {
 }
 
 /** A key's release, which a1 never acts on and a child gets only when it asked for event types. */
-export function isRelease(ev: InputEvent): boolean {
+function isRelease(ev: InputEvent): boolean {
   return isKeyInput(ev) && ev.type === 'release';
 }
 
 /** A modifier or lock key on its own, which only a child reporting all keys gets. */
-export function isLoneModifier(ev: InputEvent): boolean {
+function isLoneModifier(ev: InputEvent): boolean {
   return ev.k === 'key' && isModifierKey(ev.key);
 }
 

@@ -111,6 +111,30 @@ describe('kitty keyboard protocol: the child side', () => {
   });
 });
 
+describe('kitty keyboard protocol: the child\'s flags live in the tab', () => {
+  it('a client that detaches and attaches again still sends keys for the child\'s flags', async () => {
+    t = e2e();
+    const first = t.attachWith({ kittyKeyboard: {} });
+    await first.waitForText(PROMPT_SEEN);
+    await kittyOn(first);
+    const file = path.join(t.home.dir, 'keys.bin');
+    first.key(text(`clear; node ${RECORDER} ${file} 1`), key('enter'));
+    await first.waitForText('READY flags=1');
+    const ctrlC = text('c', { ctrl: true });
+    first.key(ctrlC, ctrlC);
+    await first.exited;
+    // The child's Ctrl+C (the first of the two) reached it as its flags ask; it keeps running.
+    await waitFor(() => fs.readFileSync(file, 'latin1') === '\x1b[99;5u', { what: 'the first Ctrl+C at the child' });
+    const again = t.attachWith({ kittyKeyboard: {} });
+    await again.waitForText('READY flags=1');
+    await kittyOn(again);
+    again.key(KEYS.shiftEnter, KEYS.esc);
+    await waitFor(() => fs.readFileSync(file, 'latin1') === '\x1b[99;5u\x1b[13;2u\x1b[27u', { what: 'Shift+Enter and Esc at the child' });
+    fs.writeFileSync(`${file}.stop`, '');
+    await again.waitForText('STOPPED');
+  });
+});
+
 describe('kitty keyboard protocol: the outer terminal', () => {
   it('a1 reads Alt+A and Alt+. from a kitty terminal; Esc then . in one write reaches vim as two keys', async () => {
     t = e2e();
