@@ -111,6 +111,28 @@ describe('kitty keyboard protocol: the child side', () => {
   });
 });
 
+describe('kitty keyboard protocol: releases', () => {
+  it('a release is never a1\'s key, and the release of a key a1 took never reaches the tab', async () => {
+    t = e2e();
+    const a1 = t.attachWith({ kittyKeyboard: {} });
+    await a1.waitForText(PROMPT_SEEN);
+    await kittyOn(a1);
+    const file = path.join(t.home.dir, 'keys.bin');
+    a1.key(text(`clear; node ${RECORDER} ${file} 3`), key('enter'));
+    await a1.waitForText('READY flags=3');
+    // Alt+, (previous tab, here the same one) is a1's: neither its press nor its release
+    // reaches the child. A release of Alt+A whose press a1 never saw opens no tab: the child
+    // that asked for event types gets it.
+    a1.key(text(',', { alt: true }), text(',', { alt: true }, { type: 'release' }));
+    a1.key(text('a', { alt: true }, { type: 'release' }), text('z'));
+    await waitFor(() => fs.readFileSync(file, 'latin1').endsWith('z'), { what: 'the last key at the child' });
+    expect(fs.readFileSync(file, 'latin1')).toBe('\x1b[97;3:3uz');
+    expect((await readStrip(a1)).names).toHaveLength(1);
+    fs.writeFileSync(`${file}.stop`, '');
+    await a1.waitForText('STOPPED');
+  });
+});
+
 describe('kitty keyboard protocol: the child\'s flags live in the tab', () => {
   it('a client that detaches and attaches again still sends keys for the child\'s flags', async () => {
     t = e2e();
