@@ -193,6 +193,20 @@ describe('InputTokenizer, ESC timeout', () => {
     expect(t.push('a', 1100)).toEqual([tok('text', 'a')]);
   });
 
+  it('takes its window from the caller (the escapeTimeoutMs setting)', () => {
+    const wide = new InputTokenizer(500);
+    expect(wide.push('\x1b', 0)).toEqual([]);
+    expect(wide.pendingTimeoutMs).toBe(500);
+    expect(wide.flush(499)).toEqual([]);
+    expect(wide.push('.', 499)).toEqual([tok('esc', '\x1b.')]);
+    const none = new InputTokenizer(0);
+    expect(none.push('\x1b', 0)).toEqual([]);
+    expect(none.pendingTimeoutMs).toBe(0);
+    expect(none.flush(0)).toEqual([tok('esc', '\x1b')]);
+    // Bytes that arrive together are one key whatever the window.
+    expect(none.push('\x1b.', 1)).toEqual([tok('esc', '\x1b.')]);
+  });
+
   it('joins ESC with a follow-up that arrives in time', () => {
     const t = new InputTokenizer();
     expect(t.push('\x1b', 0)).toEqual([]);
