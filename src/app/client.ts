@@ -157,8 +157,8 @@ class AttachClient {
   private readonly tokenizer: InputTokenizer;
   /** The outer terminal's answer to the keyboard query: unknown until its reply or DA1's. */
   private keyboard: 'asked' | 'kitty' | 'legacy' = 'asked';
-  /** Keys whose press a1 took for itself: their repeats' and release's reports never reach the
-   * tab either (a child that asked for event types would see a release without its press). */
+  /** Keys whose press a1 took for itself: their release never reaches the tab either (a child
+   * that asked for event types would see a release without its press). */
   private readonly takenKeys = new Set<string>();
   private escTimer: NodeJS.Timeout | null = null;
   private detach: DetachState = INITIAL_DETACH_STATE;
@@ -513,12 +513,9 @@ class AttachClient {
     for (let i = 0; i < events.length; i++) {
       const ev = events[i];
       {
-        if (isKeyInput(ev) && this.takenKeys.size > 0 && this.takenKeys.has(keyIdentity(ev))) {
-          // The repeat or release of a key a1 took: a1 acts on presses only.
-          if (ev.type === 'release') this.takenKeys.delete(keyIdentity(ev));
-          if (ev.type !== undefined) continue;
-          this.takenKeys.delete(keyIdentity(ev));
-        }
+        // The release of a key a1 took. (A held key's repeats count as presses, as with a
+        // legacy terminal's autorepeat.)
+        if (isKeyInput(ev) && ev.type === 'release' && this.takenKeys.delete(keyIdentity(ev))) continue;
         if (isChildOnly(ev)) {
           // A release (or a modifier alone) is never a1's key; the tab gets it when nothing of
           // a1's is open, and the holder sends it only to a child that asked for it.
