@@ -219,9 +219,9 @@ describe('kitty keyboard protocol: the outer terminal', () => {
     expectRestored(a1, before, '/quit');
   });
 
-  it('a1 restores the outer terminal\'s keyboard flags when it is ended by SIGTERM or SIGHUP', async () => {
+  it('a1 restores the outer terminal\'s keyboard flags when it is ended by SIGTERM, SIGHUP or SIGINT', async () => {
     t = e2e();
-    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
       const a1 = t.attachWith({ kittyKeyboard: { mainFlags: 1 } });
       await a1.flush();
     const before = a1.keyboardStacks();
