@@ -536,7 +536,7 @@ class AttachClient {
             this.leaveCopyMode();
             continue;
           }
-          if (action === 'detach') {
+          if (action === 'detachTwice') {
             const step = onCtrlC(this.detach, Date.now(), this.opts.config.detachIntervalMs);
             this.detach = step.state;
             this.leaveCopyMode();
@@ -550,6 +550,12 @@ class AttachClient {
           this.leaveCopyMode();
         }
         if (action === 'detach') {
+          // Leaves at once, ahead of any queued action: the key itself never reaches the tab.
+          this.sendInput(forward.splice(0));
+          this.detachClient();
+          return;
+        }
+        if (action === 'detachTwice') {
           const step = onCtrlC(this.detach, Date.now(), this.opts.config.detachIntervalMs);
           this.detach = step.state;
           if (step.action === 'detach') {
@@ -917,6 +923,7 @@ class AttachClient {
         case 'restart':
           if (this.viewed) await this.server.request('restart', { tabId: this.viewed, fresh: false, force: true });
           return;
+        case 'detach':
         case 'quit':
           return this.detachClient();
         case 'quit-all':

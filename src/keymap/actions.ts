@@ -30,8 +30,9 @@ export const ACTIONS = [
   { id: 'commandPrompt', description: 'Open the command prompt', keys: ['alt+/'] },
   { id: 'takeControl', description: 'Take control of a tab another client controls', keys: ['alt+enter'] },
   { id: 'copyMode', description: 'Enter copy mode (q or Esc returns to live)', keys: ['alt+c'] },
+  { id: 'detach', description: 'Detach this client; nothing reaches the tab', keys: ['alt+e'] },
   {
-    id: 'detach',
+    id: 'detachTwice',
     description: 'Detach this client (press twice quickly; the first press reaches the tab)',
     keys: ['ctrl+c'],
   },

@@ -167,6 +167,12 @@ export function runDir(t: E2E): string {
   return path.join(t.home.dir, 'run', 'default');
 }
 
+/** The bytes a legacy terminal sends for a1's default keys (src/keymap/actions.ts). */
+export const KEY = {
+  detach: '\x1be',
+  commandPrompt: '\x1b/',
+} as const;
+
 /** Ctrl+C twice: the attached client detaches and exits. */
 export async function detach(a1: PtyDriver): Promise<void> {
   a1.write('\x03\x03');

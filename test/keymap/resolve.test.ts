@@ -19,7 +19,7 @@ describe('resolveKeymap', () => {
   it('gives the defaults without overrides', () => {
     const keymap = ok({});
     expect(keymap.byKey.get('alt+a')).toBe('newTab');
-    expect(keymap.byAction.get('detach')).toEqual(['ctrl+c']);
+    expect(keymap.byAction.get('detachTwice')).toEqual(['ctrl+c']);
     expect(keymap.byAction.size).toBeGreaterThan(20);
   });
 

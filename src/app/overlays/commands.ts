@@ -22,6 +22,7 @@ export const COMMANDS = [
   { name: 'close', arg: null, description: 'Close the viewed tab' },
   { name: 'sleep', arg: null, description: 'Checkpoint the viewed tab and stop it' },
   { name: 'restart', arg: null, description: 'Restart the viewed tab\'s program, resuming its session' },
+  { name: 'detach', arg: null, description: 'Detach this client; nothing reaches the tab, tabs keep running' },
   { name: 'quit', arg: null, description: 'Detach this client; tabs keep running' },
   { name: 'quit-all', arg: null, description: 'Stop every tab, then detach' },
   { name: 'hotkeys', arg: null, description: 'List the key bindings' },

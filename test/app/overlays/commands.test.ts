@@ -10,16 +10,16 @@ function error(line: string): string {
 
 describe('command table', () => {
   it('declares every command of the prompt once', () => {
-    expect(COMMANDS.map((c) => c.name)).toEqual(['tabs', 'new-tab', 'name', 'close', 'sleep', 'restart', 'quit', 'quit-all', 'hotkeys']);
+    expect(COMMANDS.map((c) => c.name)).toEqual(['tabs', 'new-tab', 'name', 'close', 'sleep', 'restart', 'detach', 'quit', 'quit-all', 'hotkeys']);
     expect(COMMANDS.map(commandUsage)).toEqual([
-      '/tabs', '/new-tab [name]', '/name <name>', '/close', '/sleep', '/restart', '/quit', '/quit-all', '/hotkeys',
+      '/tabs', '/new-tab [name]', '/name <name>', '/close', '/sleep', '/restart', '/detach', '/quit', '/quit-all', '/hotkeys',
     ]);
   });
 });
 
 describe('parseCommand', () => {
   it('parses every command without an argument', () => {
-    for (const name of ['tabs', 'close', 'sleep', 'restart', 'quit', 'quit-all', 'hotkeys'] as const) {
+    for (const name of ['tabs', 'close', 'sleep', 'restart', 'detach', 'quit', 'quit-all', 'hotkeys'] as const) {
       expect(parseCommand(`/${name}`)).toEqual({ ok: true, command: { name } });
     }
   });
@@ -54,14 +54,14 @@ describe('parseCommand', () => {
 
   it('lists the commands when nothing is close', () => {
     expect(error('/frobnicate')).toBe(
-      'Unknown command /frobnicate; try /tabs /new-tab /name /close /sleep /restart /quit /quit-all /hotkeys.',
+      'Unknown command /frobnicate; try /tabs /new-tab /name /close /sleep /restart /detach /quit /quit-all /hotkeys.',
     );
     expect(error('/')).toMatch(/^Unknown command \/; /);
   });
 
   it('requires the leading slash', () => {
     expect(error('tabs')).toBe('Commands start with "/": try /tabs.');
-    expect(error('hello')).toBe('Commands start with "/": /tabs /new-tab /name /close /sleep /restart /quit /quit-all /hotkeys.');
+    expect(error('hello')).toBe('Commands start with "/": /tabs /new-tab /name /close /sleep /restart /detach /quit /quit-all /hotkeys.');
     expect(error('  ')).toBe('Type a command, such as /tabs.');
   });
 
