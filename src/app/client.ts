@@ -29,7 +29,7 @@ import { overlaySize, hotkeysPageRows, type Overlay } from './ui/overlayLayout.j
 import { editPrompt, OPEN_PROMPT } from './overlays/prompt.js';
 import { movePicker, openPicker, setPickerTabs, type PickerTab } from './overlays/picker.js';
 import { confirmKey } from './overlays/confirm.js';
-import { scrollHotkeys, openHotkeys } from './overlays/hotkeys.js';
+import { scrollHotkeys, openHotkeys, keyLabel } from './overlays/hotkeys.js';
 import { moveMenu, chipMenu, tabsMenu } from './overlays/menu.js';
 import { editRename, startRename, type RenameState } from './overlays/names.js';
 import { cursorOffset } from './overlays/lineEditor.js';
@@ -501,7 +501,7 @@ class AttachClient {
   }
 
   /** Input after a shortcut waits for the shortcut's action, so keys typed (or pasted) right
-   * after Alt+/ or F2 reach the prompt or editor it opens, never the tab. */
+   * after the prompt key or F2 reach the prompt or editor it opens, never the tab. */
   private handleEvents(events: InputEvent[], queued = false): void | Promise<void> {
     if (events.length === 0) return;
     if (this.serverStopped) return this.onStoppedServerKeys(events);
@@ -1025,7 +1025,7 @@ class AttachClient {
 
   private showReadOnly(): void {
     const keys = this.keymap.byAction.get('takeControl') ?? [];
-    this.addNotice(keys.length > 0 ? `read-only: another terminal controls this tab · ${keys[0]} takes control` : 'read-only: another terminal controls this tab');
+    this.addNotice(keys.length > 0 ? `read-only: another terminal controls this tab · ${keyLabel(keys[0])} takes control` : 'read-only: another terminal controls this tab');
   }
 
   private readonly onResize = (): void => {

@@ -1,11 +1,12 @@
 // Two terminals on one profile (SPEC §6, §8, §15 "Controller"): each keeps its own viewed tab,
-// a tab has at most one input controller, Alt+Enter takes control, control follows viewers,
+// a tab has at most one input controller, Alt+I takes control, control follows viewers,
 // and two mutations at one revision have exactly one winner that every client converges on.
 // Keystrokes are counted from a file a fixture writes in the tab, never from screen text.
 import { describe, it, expect, afterEach } from 'vitest';
 import {
   detach,
   e2e,
+  KEY,
   homeFile,
   listing,
   probeViewed,
@@ -29,9 +30,8 @@ import type { Ticket } from '../../src/security.js';
 
 const ALT_A = '\x1ba';
 const ALT_NEXT = '\x1b.';
-const ALT_ENTER = '\x1b\r';
-/** Names the take-control key, as the read-only notice must (default Alt+Enter). */
-const READ_ONLY_NOTICE = /read-only.*alt\+enter/i;
+/** Names the take-control key, as the read-only notice must (default Alt+I). */
+const READ_ONLY_NOTICE = /read-only.*Alt\+I takes control/;
 /** Between attempts to type while a controller transfer is still on its way. */
 const RETYPE_INTERVAL_MS = 300;
 
@@ -91,7 +91,7 @@ describe('two clients', () => {
     await probeViewed(b, second);
   });
 
-  it('only the controller’s keystrokes reach the child; after Alt+Enter the old controller’s are refused', async () => {
+  it('only the controller’s keystrokes reach the child; after Alt+I the old controller’s are refused', async () => {
     t = e2e();
     const a = t.attach();
     await a.waitForText(PROMPT_SEEN);
@@ -111,7 +111,7 @@ describe('two clients', () => {
     expect(homeFile(t, 'keys.txt')).toBe('aaa');
 
     // B takes control; from then on B's keys arrive and A's never do.
-    b.write(ALT_ENTER);
+    b.write(KEY.takeControl);
     await typeUntilReceived(b, 'c', 'keys.txt');
     a.write('xx');
     await a.waitForText(READ_ONLY_NOTICE);
@@ -154,7 +154,7 @@ describe('two clients', () => {
     await waitFor(() => homeFile(t, 'keys.txt') === 'p', { what: 'the probe’s key received while it controls' });
 
     // The real client takes control back: the probe's revision is now stale.
-    a.write(ALT_ENTER);
+    a.write(KEY.takeControl);
     const next = await waitFor(() => controllers.find((c) => c.rev > mine.rev), { what: 'a controller transfer' });
     expect(next.clientId).not.toBe('cl_stale');
     data.send({ t: 'input', rev: mine.rev, events: [{ k: 'text', s: 'STALE' }] });

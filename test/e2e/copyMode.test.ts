@@ -1,16 +1,14 @@
-// Copy mode (issue 8) with the real binary in a PTY: the wheel and Alt+C freeze this client's
+// Copy mode (issue 8) with the real binary in a PTY: the wheel and Alt+K freeze this client's
 // view on the tab's history while the tab keeps printing, `/` finds every planted match in
 // order, `y` puts exactly the selection on the clipboard with one OSC 52, and a second client
 // and the child never notice.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, PROMPT_SEEN, sgrMouse, waitForListing, type E2E } from './harness.js';
+import { e2e, KEY, PROMPT_SEEN, sgrMouse, waitForListing, type E2E } from './harness.js';
 import type { PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_C = '\x1bc';
-const ALT_ENTER = '\x1b\r';
 const CTRL_U = '\x15';
 /** SGR wheel reports (buttons 64 and 65) over the surface, as the outer terminal sends them. */
 const WHEEL_UP = '\x1b[<64;20;20M';
@@ -114,7 +112,7 @@ describe('copy mode', () => {
     await a1.waitForText(/^line 10000$/);
     await a1.waitForScreen((lines) => lines.some((l) => l.startsWith(PROMPT_SEEN) && l.trim() === PROMPT_SEEN), undefined, 'the prompt back');
 
-    a1.write(ALT_C);
+    a1.write(KEY.copyMode);
     await waitForIndicator(a1);
     a1.write('/NEEDLE');
     await waitForIndicator(a1, /\/NEEDLE/);
@@ -142,7 +140,7 @@ describe('copy mode', () => {
     await a1.waitForText(/^gamma delta$/);
     await a1.waitForScreen((lines) => lines.filter((l) => l === PROMPT_SEEN).length > 0, undefined, 'the prompt back');
 
-    a1.write(ALT_C);
+    a1.write(KEY.copyMode);
     await waitForIndicator(a1);
     const mark = a1.mark();
     // From the prompt: up to "alpha beta", to "beta", select to the end of "delta", copy.
@@ -181,13 +179,13 @@ describe('copy mode', () => {
     t = e2e();
     const a = t.attach();
     await started(a);
-    a.write(ALT_C);
+    a.write(KEY.copyMode);
     await waitForIndicator(a);
 
     // b takes control (a, the first viewer, has it) and types until its keys arrive.
     const b = t.attach();
     await b.waitForText(PROMPT_SEEN);
-    b.write(ALT_ENTER);
+    b.write(KEY.takeControl);
     await waitFor(async () => {
       b.write('x');
       await b.flush();

@@ -170,7 +170,10 @@ export function runDir(t: E2E): string {
 /** The bytes a legacy terminal sends for a1's default keys (src/keymap/actions.ts). */
 export const KEY = {
   detach: '\x1be',
-  commandPrompt: '\x1b/',
+  commandPrompt: '\x1b;',
+  tabsPicker: '\x1bj',
+  copyMode: '\x1bk',
+  takeControl: '\x1bi',
 } as const;
 
 /** Ctrl+C twice: the attached client detaches and exits. */

@@ -9,7 +9,7 @@ import { A1_BIN, REPO_ROOT } from '../helpers/pty.js';
 import { isAlive, pidsWithEnv, startTimeOf } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 import { listing, stateDir, stripPlaces, type E2E, type Listing } from './harness.js';
-import { livePids, runDir } from './harness.js';
+import { KEY, livePids, runDir } from './harness.js';
 import type { PtyDriver } from '../helpers/pty.js';
 
 export const FAKE_AGENT = path.join(REPO_ROOT, 'test', 'fixtures', 'fake-agent.mjs');
@@ -246,12 +246,12 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Runs `/text` in the Alt+/ command prompt: opens it, types, waits until it shows the line,
+/** Runs `/text` in the command prompt (Alt+;): opens it, types, waits until it shows the line,
  * presses Enter and waits until it has closed. Rows below the strip hold the prompt's box. */
 export async function runPromptCommand(a1: PtyDriver, text: string): Promise<void> {
   const row = (line: string) => new RegExp(`│ ${escapeRegExp(line)}(?: |│|$)`);
   const shown = (re: RegExp) => (lines: string[]) => lines.slice(1).some((l) => re.test(l));
-  a1.write('\x1b/');
+  a1.write(KEY.commandPrompt);
   await a1.waitForScreen(shown(row('/')), undefined, 'the command prompt prefilled with /');
   a1.write(text);
   await a1.waitForScreen(shown(row(`/${text}`)), undefined, `the command prompt showing /${text}`);

@@ -10,12 +10,11 @@ import { mergeSchemas, defineSchema, type Message } from '../../src/protocol/sch
 import { resolvePaths } from '../../src/paths.js';
 import { readClientToken } from '../../src/security.js';
 import { ServerError } from '../../src/serverClient.js';
-import { e2e, listing, probeViewed, protocolClient, PROMPT_SEEN, tabNames, waitForListing, waitForStrip, type E2E } from './harness.js';
+import { e2e, KEY, listing, probeViewed, protocolClient, PROMPT_SEEN, tabNames, waitForListing, waitForStrip, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 
 const F2 = '\x1bOQ';
 const ALT_A = '\x1ba';
-const ALT_SLASH = '\x1b/';
 /** What the client says of an op the server lacks (src/serverClient.ts unsupported). */
 const lacks = (op: string): RegExp => new RegExp(`older version without "${op}"; all else works`);
 
@@ -43,7 +42,7 @@ describe('a server that lacks one optional op', () => {
     // No editor opened: what is typed next reaches the shell.
     await probeViewed(a1, first);
 
-    a1.write(`${ALT_SLASH}sleep\r`);
+    a1.write(`${KEY.commandPrompt}sleep\r`);
     await a1.waitForText(lacks('sleep'));
     const after = await listing(t);
     expect(tabNames(after)).toEqual(['agent']);

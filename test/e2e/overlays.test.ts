@@ -1,9 +1,10 @@
-// The keyboard overlays (SPEC §8): F2's inline rename with its validation, the Alt+T /tabs
-// picker, and the Alt+/ command prompt with each of its commands. Keys are written as the outer
+// The keyboard overlays (SPEC §8): F2's inline rename with its validation, the Alt+J /tabs
+// picker, and the Alt+; command prompt with each of its commands. Keys are written as the outer
 // terminal sends them: Alt+x is ESC x, F2 is SS3 Q.
 import { describe, it, expect, afterEach } from 'vitest';
 import {
   e2e,
+  KEY,
   listing,
   probeViewed,
   PROMPT_SEEN,
@@ -19,8 +20,6 @@ import type { PtyDriver } from '../helpers/pty.js';
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_T = '\x1bt';
-const ALT_SLASH = '\x1b/';
 const F2 = '\x1bOQ';
 const ESC = '\x1b';
 const CTRL_U = '\x15';
@@ -42,9 +41,9 @@ async function withTabs(a1: PtyDriver, names: readonly string[]): Promise<string
   return names.map((name) => tabId(l, name));
 }
 
-/** Alt+T, then waits until the picker is open (its filter line shows the hint). */
+/** The picker key, then waits until the picker is open (its filter line shows the hint). */
 async function openPicker(a1: PtyDriver): Promise<void> {
-  a1.write(ALT_T);
+  a1.write(KEY.tabsPicker);
   await waitForBelow(a1, /type to filter · Enter views · Esc closes/, 'the picker');
 }
 
@@ -71,9 +70,9 @@ function promptRow(line: string): RegExp {
   return new RegExp(`│ ${escape(line)}(?: |│|$)`);
 }
 
-/** Alt+/, then waits until the prompt is open, prefilled with `/`. */
+/** The prompt key, then waits until the prompt is open, prefilled with `/`. */
 async function openPrompt(a1: PtyDriver): Promise<void> {
-  a1.write(ALT_SLASH);
+  a1.write(KEY.commandPrompt);
   await waitForBelow(a1, promptRow('/'), 'the prompt prefilled with /');
 }
 
@@ -155,7 +154,7 @@ describe('F2 inline rename', () => {
 });
 
 describe('the /tabs picker', () => {
-  it('Alt+T lists every tab with name, status word and cwd; typing filters and Enter views', async () => {
+  it('Alt+J lists every tab with name, status word and cwd; typing filters and Enter views', async () => {
     t = e2e();
     const a1 = t.attach();
     const ids = await withTabs(a1, ['agent', 'alpha', 'beta']);
@@ -307,7 +306,7 @@ describe('the command prompt', () => {
     await command(a1, 'hotkeys');
     const rows = await waitForBelow(a1, /Alt\+A +Open a new tab/, 'Alt+A listed with its action');
     expect(rows.some((r) => /F2 +Rename the viewed tab/.test(r))).toBe(true);
-    expect(rows.some((r) => /Alt\+T +Open the tabs picker/.test(r))).toBe(true);
+    expect(rows.some((r) => /Alt\+J +Open the tabs picker/.test(r))).toBe(true);
     a1.write(ESC);
     await waitForGone(a1, /Alt\+A +Open a new tab/, 'the bindings closed by Esc');
     await probeViewed(a1, first);
@@ -387,11 +386,11 @@ describe('keys typed right behind the shortcut that opens an overlay', () => {
       throw new Error(`${(error as Error).message}; tabs ${JSON.stringify(last.names)}, screen:\n${last.screen}`);
     }
   }
-  it('Alt+/ and a command in one read run the command; the shell receives none of it', async () => {
+  it('Alt+; and a command in one read run the command; the shell receives none of it', async () => {
     t = e2e();
     const a1 = t.attach();
     await withTabs(a1, ['agent']);
-    a1.write(`${ALT_SLASH}new-tab ahead\r`);
+    a1.write(`${KEY.commandPrompt}new-tab ahead\r`);
     // Either the command ran, or the shell got the keys and echoed them (the prompt box may
     // cover its answer).
     const seen = await settled(a1, (names, screen) => names.includes('ahead') || /^a1\$ new-tab ahead/m.test(screen));

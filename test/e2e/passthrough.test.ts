@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, afterEach } from 'vitest';
-import { detach, e2e, PROMPT_SEEN, type E2E } from './harness.js';
+import { detach, e2e, KEY, PROMPT_SEEN, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 
 let t: E2E;
@@ -13,7 +13,6 @@ afterEach(async () => {
 });
 
 // base64 of 'clip-42': the shell computes the text, so the typed command line never contains it.
-const ALT_T = '\x1bt';
 const ESC = '\x1b';
 
 const CLIP_WRITE = '\x1b]52;c;Y2xpcC00Mg==\x07';
@@ -81,7 +80,7 @@ describe('passing through what the child asks of the terminal', () => {
     await a1.waitForText(PROMPT_SEEN);
     a1.write("printf '\\033]2;%s\\007' \"title-$((6*7))\"; echo titled\r");
     await a1.waitForText(/^titled$/);
-    a1.write(ALT_T);
+    a1.write(KEY.tabsPicker);
     await a1.waitForScreen((lines) => lines.slice(1).some((l) => / running +title-42 /.test(l)), undefined, 'the title in the picker');
     // A new title while the picker is open: the row follows it. The shell waits for a file the
     // test writes once the picker is up.
@@ -89,7 +88,7 @@ describe('passing through what the child asks of the terminal', () => {
     await a1.waitForScreen((lines) => !lines.slice(1).some((l) => /title-42/.test(l)), undefined, 'the picker closed');
     const go = path.join(t.home.dir, 'go');
     a1.write(`while [ ! -e ${go} ]; do sleep 0.05; done; printf '\\033]0;%s\\007' "title-$((6*7+1))"\r`);
-    a1.write(ALT_T);
+    a1.write(KEY.tabsPicker);
     await a1.waitForScreen((lines) => lines.slice(1).some((l) => / running +title-42 /.test(l)), undefined, 'the picker open on the old title');
     fs.writeFileSync(go, '');
     await a1.waitForScreen((lines) => lines.slice(1).some((l) => / running +title-43 /.test(l)), undefined, 'the new title in the open picker');

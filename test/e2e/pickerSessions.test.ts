@@ -1,7 +1,7 @@
 // Revoking is not forgetting (SPEC §9): a closed agent session is listed in the /tabs picker,
 // and Enter on it reopens it on purpose in a new tab, resumed with its session id.
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, listing, waitForStrip, type E2E } from './harness.js';
+import { e2e, KEY, listing, waitForStrip, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { useFakeAgent, fakeAgentArgv, waitForTabSession, agentStarts, sessionsOf } from './lifecycleHarness.js';
 
@@ -10,7 +10,6 @@ afterEach(async () => {
   await t?.teardown();
 });
 
-const ALT_T = '\x1bt';
 
 describe('the /tabs picker and past sessions', () => {
   it('lists a closed agent session and reopens it with Enter', async () => {
@@ -24,7 +23,7 @@ describe('the /tabs picker and past sessions', () => {
     const stop = await t.run('tabs', 'stop', created.stdout.trim());
     expect(stop.code, stop.stderr).toBe(0);
     await waitForStrip(a1, ['agent']);
-    a1.write(ALT_T);
+    a1.write(KEY.tabsPicker);
     await a1.waitForScreen((lines) => lines.slice(1).some((l) => / helper +closed /.test(l)), undefined, 'the closed session in the picker');
     // Filter to it, then Enter.
     a1.write('helper');

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, listing, livePids, PROMPT_SEEN, readStrip, stateDir, waitForStrip, type E2E } from './harness.js';
+import { e2e, KEY, listing, livePids, PROMPT_SEEN, readStrip, stateDir, waitForStrip, type E2E } from './harness.js';
 import {
   agentStartOf,
   agentStarts,
@@ -30,7 +30,6 @@ import { RESUME_RECORD_MAX_AGE_MS } from '../../src/lifecycle/records.js';
 import type { PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_T = '\x1bt';
 /** Past the documented maximum age of live and quit records. */
 const AGED_MS = RESUME_RECORD_MAX_AGE_MS + 60_000;
 
@@ -262,7 +261,7 @@ describe('reboot', () => {
       expect(agentStarts(dir, p.sessionId), p.name).toHaveLength(1);
     }
 
-    a1.write(ALT_T);
+    a1.write(KEY.tabsPicker);
     await a1.waitForScreen(
       (lines) => names.every((name) => lines.slice(1).some((l) => new RegExp(` ${name} +live `).test(l))),
       undefined,

@@ -32,7 +32,7 @@ describe('declared actions', () => {
       jump1: ['alt+1'], jump2: ['alt+2'], jump3: ['alt+3'], jump4: ['alt+4'], jump5: ['alt+5'],
       jump6: ['alt+6'], jump7: ['alt+7'], jump8: ['alt+8'], jump9: ['alt+9'], jump10: ['alt+0'],
       moveTabRight: ['alt+>'], moveTabLeft: ['alt+<'], rename: ['f2'], closeTab: ['alt+w'],
-      tabsPicker: ['alt+t'], commandPrompt: ['alt+/'], takeControl: ['alt+enter'], copyMode: ['alt+c'],
+      tabsPicker: ['alt+j'], commandPrompt: ['alt+;'], takeControl: ['alt+i'], copyMode: ['alt+k'],
       detach: ['alt+e'], detachTwice: ['ctrl+c'],
     });
   });

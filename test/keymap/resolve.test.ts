@@ -33,7 +33,7 @@ describe('resolveKeymap', () => {
 
   it('unbinds an action given an empty list', () => {
     const keymap = ok({ copyMode: [] });
-    expect(keymap.byKey.has('alt+c')).toBe(false);
+    expect(keymap.byKey.has('alt+k')).toBe(false);
     expect(keymap.byAction.get('copyMode')).toEqual([]);
   });
 

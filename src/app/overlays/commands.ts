@@ -1,4 +1,4 @@
-// The command prompt's commands (Alt+/, SPEC §8), declared once: name, argument and
+// The command prompt's commands (Alt+;, SPEC §8), declared once: name, argument and
 // description. Parsing, usage lines and suggestions derive from this table.
 import { validateTabName } from '../../tabName.js';
 

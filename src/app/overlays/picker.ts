@@ -1,4 +1,4 @@
-// The /tabs picker (Alt+T, SPEC §8): every tab with glyph, name, status word and cwd; typing
+// The /tabs picker (Alt+J, SPEC §8): every tab with glyph, name, status word and cwd; typing
 // filters, arrows move, Enter views, Esc cancels. The selection follows the tab, not the row,
 // so it stays put while the filter or the tab list changes under it.
 //

@@ -1,4 +1,4 @@
-// The command prompt (Alt+/): a line editor whose Enter parses the line. A bad line keeps the
+// The command prompt (Alt+;): a line editor whose Enter parses the line. A bad line keeps the
 // prompt open with a one-line error; an empty one just closes it.
 import type { InputEvent } from '../../input/events.js';
 import { parseCommand, type Command } from './commands.js';

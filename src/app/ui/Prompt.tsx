@@ -1,4 +1,4 @@
-// The command prompt (Alt+/, SPEC §8): the line being typed and, under it, why the last Enter
+// The command prompt (Alt+;, SPEC §8): the line being typed and, under it, why the last Enter
 // ran nothing.
 import React from 'react';
 import { Text } from 'ink';

@@ -16,7 +16,7 @@ export function nextControllerRev(acked: number, inFlight: number | null, commit
 
 /**
  * A client asks for control of a tab it views: `view` takes it only from nobody (or from a
- * controller no longer viewing the tab); `claim` (Alt+Enter) takes it from anyone. Returns
+ * controller no longer viewing the tab); `claim` (the takeControl key) takes it from anyone. Returns
  * whether a transfer to the client is needed.
  */
 export function controlOnRequest(op: 'view' | 'claim', current: string | null, currentViews: boolean, requester: string): boolean {

@@ -171,7 +171,7 @@ export type Request =
   | { op: 'sleep'; tabId: string }
   /** `r`/`f` on an exited or failed tab; `force` (`/restart`) also restarts a running child. */
   | { op: 'restart'; tabId: string; fresh: boolean; force: boolean }
-  /** Alt+Enter (`force`) takes control from anyone; otherwise only from nobody. */
+  /** The takeControl key (`force`) takes control from anyone; otherwise only from nobody. */
   | { op: 'claim'; tabId: string; force?: boolean }
   /** `a1 tabs host stop`: end every tab's processes, keep the tab set for the next start. */
   | { op: 'hostStop' };

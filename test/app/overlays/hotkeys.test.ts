@@ -32,7 +32,7 @@ describe('describeBindings', () => {
     const byAction = Object.fromEntries(rows.map((r) => [r.action, r.keys]));
     expect(byAction).toMatchObject({
       newTab: 'Alt+A', nextTab: 'Alt+.', prevTab: 'Alt+,', jump10: 'Alt+0', moveTabRight: 'Alt+>',
-      rename: 'F2', closeTab: 'Alt+W', tabsPicker: 'Alt+T', commandPrompt: 'Alt+/', takeControl: 'Alt+Enter', detach: 'Alt+E', detachTwice: 'Ctrl+C',
+      rename: 'F2', closeTab: 'Alt+W', tabsPicker: 'Alt+J', commandPrompt: 'Alt+;', takeControl: 'Alt+I', detach: 'Alt+E', detachTwice: 'Ctrl+C',
     });
     expect(rows.find((r) => r.action === 'newTab')?.description).toBe('Open a new tab');
   });
