@@ -306,9 +306,14 @@ describe('the command prompt', () => {
     await command(a1, 'hotkeys');
     const rows = await waitForBelow(a1, /Alt\+A +Open a new tab/, 'Alt+A listed with its action');
     expect(rows.some((r) => /F2 +Rename the viewed tab/.test(r))).toBe(true);
-    expect(rows.some((r) => /Alt\+J +Open the tabs picker/.test(r))).toBe(true);
+    expect(rows.some((r) => /Alt\+J +Open the tabs picker · tabsPicker/.test(r))).toBe(true);
+    // Copy mode's keys and the prompt's commands follow, further down.
+    a1.write('\x1b[F');
+    const end = await waitForBelow(a1, /\/detach +Detach this client; nothing reaches the tab/, 'the commands at the end');
+    expect(end.some((r) => /Commands \(Alt\+; opens the prompt\)/.test(r))).toBe(true);
+    expect(end.some((r) => /q \/ Esc +Back to live/.test(r))).toBe(true);
     a1.write(ESC);
-    await waitForGone(a1, /Alt\+A +Open a new tab/, 'the bindings closed by Esc');
+    await waitForGone(a1, /\/detach +Detach this client/, 'the list closed by Esc');
     await probeViewed(a1, first);
   });
 

@@ -376,18 +376,42 @@ const lineEnd: Motion = (s) => {
 const first: Motion = () => ({ line: 0, col: 0 });
 const last: Motion = (s) => ({ line: s.total - 1, col: 0 });
 
-const MOTIONS: Readonly<Record<string, Motion>> = {
-  h: left, left, 'ctrl+b': left,
-  l: right, right, 'ctrl+f': right,
-  k: up, up, 'ctrl+p': up,
-  j: down, down, 'ctrl+n': down,
-  pageup: pageUp, pagedown: pageDown,
-  0: lineStart, home: lineStart, 'ctrl+a': lineStart,
-  $: lineEnd, end: lineEnd, 'ctrl+e': lineEnd,
-  g: first, 'shift+g': last,
-  w: (s) => wordNext(s), b: (s) => wordBack(s, false), e: (s) => wordEnd(s),
-  'alt+f': (s) => emacsWordForward(s), 'alt+b': (s) => wordBack(s, true),
-};
+type Command = 'leave' | 'select' | 'selectLines' | 'copy' | 'search' | 'nextMatch' | 'previousMatch';
+
+export interface CopyModeKey {
+  /** Canonical keys (keymap/keys.ts). */
+  readonly keys: readonly string[];
+  readonly description: string;
+  readonly run: Motion | Command;
+}
+
+/** Every key of copy mode, declared once: the reducer and /hotkeys both read this list. */
+export const COPY_MODE_KEYS: readonly CopyModeKey[] = [
+  { keys: ['h', 'left', 'ctrl+b'], description: 'Left', run: left },
+  { keys: ['l', 'right', 'ctrl+f'], description: 'Right', run: right },
+  { keys: ['k', 'up', 'ctrl+p'], description: 'Up', run: up },
+  { keys: ['j', 'down', 'ctrl+n'], description: 'Down', run: down },
+  { keys: ['pageup'], description: 'Page up', run: pageUp },
+  { keys: ['pagedown'], description: 'Page down', run: pageDown },
+  { keys: ['0', 'home', 'ctrl+a'], description: 'Start of the line', run: lineStart },
+  { keys: ['$', 'end', 'ctrl+e'], description: 'End of the line', run: lineEnd },
+  { keys: ['g'], description: 'First line of the history', run: first },
+  { keys: ['shift+g'], description: 'Last line', run: last },
+  { keys: ['w'], description: 'Next word', run: (s) => wordNext(s) },
+  { keys: ['b'], description: 'Previous word', run: (s) => wordBack(s, false) },
+  { keys: ['e'], description: 'End of the word', run: (s) => wordEnd(s) },
+  { keys: ['alt+f'], description: 'Forward a word (emacs)', run: (s) => emacsWordForward(s) },
+  { keys: ['alt+b'], description: 'Back a word (emacs)', run: (s) => wordBack(s, true) },
+  { keys: ['v', 'space'], description: 'Select characters', run: 'select' },
+  { keys: ['shift+v'], description: 'Select lines', run: 'selectLines' },
+  { keys: ['y', 'enter'], description: 'Copy the selection (OSC 52)', run: 'copy' },
+  { keys: ['/', '?'], description: 'Search forward / back', run: 'search' },
+  { keys: ['n'], description: 'Next match', run: 'nextMatch' },
+  { keys: ['shift+n'], description: 'Previous match', run: 'previousMatch' },
+  { keys: ['q', 'escape'], description: 'Back to live', run: 'leave' },
+];
+
+const BY_KEY: ReadonlyMap<string, Motion | Command> = new Map(COPY_MODE_KEYS.flatMap((k) => k.keys.map((key) => [key, k.run] as const)));
 
 /** The cursor's line is asked for and not here yet: a key now would act on nothing. */
 function waitsForLines(state: CopyModeState): boolean {
@@ -397,10 +421,10 @@ function waitsForLines(state: CopyModeState): boolean {
 /** Leaving never waits for lines, unless a queued `/` or `?` makes the key search text. */
 function leavesNow(state: CopyModeState, ev: InputEvent): boolean {
   const key = eventKey(ev);
-  if (key !== 'q' && key !== 'escape') return false;
+  if (key === null || BY_KEY.get(key) !== 'leave') return false;
   return !state.prompt && !state.queued.some((q) => {
     const k = eventKey(q);
-    return k === '/' || k === '?';
+    return k !== null && BY_KEY.get(k) === 'search';
   });
 }
 
@@ -426,31 +450,27 @@ function onKey(state: CopyModeState, ev: InputEvent): CopyStep {
   const key = eventKey(ev);
   if (key === null) return { state, effects: [] };
   // While the selection loads for copying it must not change; only leaving is possible.
-  if (state.copying && key !== 'q' && key !== 'escape') return { state, effects: [] };
-  const motion = Object.hasOwn(MOTIONS, key) ? MOTIONS[key] : undefined;
-  if (motion) {
-    const moved = motion(state);
+  if (state.copying && BY_KEY.get(key) !== 'leave') return { state, effects: [] };
+  const run = BY_KEY.get(key);
+  if (typeof run === 'function') {
+    const moved = run(state);
     const next = 'pos' in moved ? { ...state, cursor: moved.pos, top: moved.top } : { ...state, cursor: moved };
     return settle(follow(next), []);
   }
-  switch (key) {
-    case 'q':
-    case 'escape':
+  switch (run) {
+    case 'leave':
       return { state: { ...state, done: true, copying: false, queued: [] }, effects: [{ kind: 'exit' }] };
-    case 'v':
-    case 'space':
+    case 'select':
       return settle({ ...state, selection: state.selection && !state.selection.lineWise ? null : { anchor: state.selection?.anchor ?? state.cursor, lineWise: false } }, []);
-    case 'shift+v':
+    case 'selectLines':
       return settle({ ...state, selection: state.selection?.lineWise ? null : { anchor: state.selection?.anchor ?? state.cursor, lineWise: true } }, []);
-    case 'y':
-    case 'enter':
+    case 'copy':
       return startCopy(state);
-    case '/':
-    case '?':
+    case 'search':
       return { state: { ...state, prompt: { direction: key === '/' ? 'forward' : 'backward', line: EMPTY_LINE } }, effects: [] };
-    case 'n':
+    case 'nextMatch':
       return stepMatch(state, state.search?.direction ?? 'forward');
-    case 'shift+n':
+    case 'previousMatch':
       return stepMatch(state, state.search?.direction === 'backward' ? 'forward' : 'backward');
     default:
       return { state, effects: [] };

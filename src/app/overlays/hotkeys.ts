@@ -1,15 +1,22 @@
-// /hotkeys: the effective key bindings (defaults with the user's keybindings.json applied), one
-// row per declared action in ACTIONS order, and the scrolling of the box that lists them.
+// /hotkeys: everything a person can press or type to a1, derived from the declared lists: the
+// effective key bindings (defaults with the user's keybindings.json applied) with their action
+// ids, in ACTIONS order; copy mode's keys (COPY_MODE_KEYS); the prompt's commands (COMMANDS).
+// Also the scrolling of the box that lists them.
 import type { InputEvent } from '../../input/events.js';
 import { ACTIONS, type ActionId } from '../../keymap/actions.js';
 import { eventKey, type Keymap } from '../../keymap/keys.js';
+import { COPY_MODE_KEYS } from '../copyMode/state.js';
+import { COMMANDS, commandUsage } from './commands.js';
 import { clampTop } from './scroll.js';
 
 export interface BindingRow {
-  readonly action: ActionId;
-  /** The keys as people write them ('Alt+A', 'F2'), or UNBOUND_LABEL. */
+  /** The left column: keys as people write them ('Alt+A', 'F2'), UNBOUND_LABEL, a command's
+   * usage ('/name <name>'), or '' for a section heading. */
   readonly keys: string;
   readonly description: string;
+  /** The action's id (what keybindings.json names), for a key binding. */
+  readonly action?: ActionId;
+  readonly heading?: true;
 }
 
 /** Shown for an action keybindings.json unbound, so the list still says it exists. */
@@ -31,11 +38,38 @@ export function keyLabel(canonical: string): string {
   return [...mods.map((m) => KEY_LABELS[m] ?? m), baseLabel].join('+');
 }
 
+/** A chord's keys as people write them: 'ctrl+b d' -> 'Ctrl+B d'; a plain key stays as typed. */
+export function chordLabel(chord: string): string {
+  return chord.split(' ').map((k, i) => (i === 0 ? keyLabel(k) : plainLabel(k))).join(' ');
+}
+
+/** A key pressed on its own reads as typed ('g', 'G', '/'); others as keyLabel writes them. */
+function plainLabel(key: string): string {
+  if ([...key].length === 1) return key;
+  const shifted = /^shift\+([a-z])$/.exec(key);
+  return shifted ? shifted[1].toUpperCase() : keyLabel(key);
+}
+
 export function describeBindings(keymap: Keymap): BindingRow[] {
   return ACTIONS.map((a) => {
     const keys = keymap.byAction.get(a.id) ?? [];
-    return { action: a.id, keys: keys.length === 0 ? UNBOUND_LABEL : keys.map(keyLabel).join(' / '), description: a.description };
+    return { action: a.id, keys: keys.length === 0 ? UNBOUND_LABEL : keys.map(chordLabel).join(' / '), description: a.description };
   });
+}
+
+/** Every row of /hotkeys: the bindings, then copy mode's keys, then the prompt's commands. */
+export function describeHotkeys(keymap: Keymap): BindingRow[] {
+  const heading = (description: string): BindingRow => ({ keys: '', description, heading: true });
+  const prompt = keymap.byAction.get('commandPrompt') ?? [];
+  const copy = keymap.byAction.get('copyMode') ?? [];
+  return [
+    heading('Keys (action ids are what keybindings.json names)'),
+    ...describeBindings(keymap),
+    heading(`In copy mode${copy.length > 0 ? ` (${chordLabel(copy[0])} or the wheel)` : ' (the wheel)'}`),
+    ...COPY_MODE_KEYS.map((k) => ({ keys: k.keys.map(plainLabel).join(' / '), description: k.description })),
+    heading(`Commands${prompt.length > 0 ? ` (${chordLabel(prompt[0])} opens the prompt)` : ''}`),
+    ...COMMANDS.map((c) => ({ keys: commandUsage(c), description: c.description })),
+  ];
 }
 
 export interface HotkeysState {
@@ -45,7 +79,7 @@ export interface HotkeysState {
 }
 
 export function openHotkeys(keymap: Keymap): HotkeysState {
-  return { rows: describeBindings(keymap), top: 0 };
+  return { rows: describeHotkeys(keymap), top: 0 };
 }
 
 type Scroll = (top: number, page: number) => number;

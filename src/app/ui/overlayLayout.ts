@@ -78,7 +78,7 @@ export function menuRowText(item: MenuItem): string {
 export const EMPTY_MENU_TEXT = 'no tabs';
 export const NO_MATCH_TEXT = 'no tab matches';
 export const PICKER_HINT = 'type to filter · Enter views · Esc closes';
-export const HOTKEYS_TITLE = 'Key bindings · ↑↓ scroll · Esc closes';
+export const HOTKEYS_TITLE = 'Keys and commands · ↑↓ scroll · Esc closes';
 /** The hint after the cursor cell on an empty filter line: the picker is never narrower. */
 /** Measured on use: nothing measures text before the first paint (see scripts/shims). */
 const pickerMinContentColumns = (): number => 1 + stringWidth(PICKER_HINT);
@@ -118,11 +118,17 @@ export function pickerRowText(tab: PickerTab, columns: PickerColumns, viewed: bo
 
 /** One hotkeys row, exactly `width` columns: keys in their column, then the description. */
 export function hotkeysRowText(row: BindingRow, keysColumns: number, width: number): string {
-  return padEnd(`${padEnd(row.keys, keysColumns)}${' '.repeat(COLUMN_GAP)}${row.description}`, width);
+  if (row.heading) return padEnd(row.description, width);
+  return padEnd(`${padEnd(row.keys, keysColumns)}${' '.repeat(COLUMN_GAP)}${hotkeysRightText(row)}`, width);
+}
+
+/** What follows the keys: the description, and an action's id after it. */
+function hotkeysRightText(row: BindingRow): string {
+  return row.action ? `${row.description} · ${row.action}` : row.description;
 }
 
 export function hotkeysKeysColumns(state: HotkeysState): number {
-  return Math.min(HOTKEYS_KEYS_MAX_COLUMNS, Math.max(0, ...state.rows.map((r) => stringWidth(r.keys))));
+  return Math.min(HOTKEYS_KEYS_MAX_COLUMNS, Math.max(0, ...state.rows.map((r) => (r.heading ? 0 : stringWidth(r.keys)))));
 }
 
 /**
@@ -149,7 +155,7 @@ export function overlaySize(overlay: Overlay, cols: number, rows: number): Size 
       return sized(stringWidth(confirmText(overlay.state)), 1, Number.POSITIVE_INFINITY, cols, rows);
     case 'hotkeys': {
       const { rows: bindings } = overlay.state;
-      const widest = Math.max(stringWidth(HOTKEYS_TITLE), hotkeysKeysColumns(overlay.state) + COLUMN_GAP + Math.max(0, ...bindings.map((r) => stringWidth(r.description))));
+      const widest = Math.max(stringWidth(HOTKEYS_TITLE), hotkeysKeysColumns(overlay.state) + COLUMN_GAP + Math.max(0, ...bindings.map((r) => stringWidth(hotkeysRightText(r)))));
       return sized(widest, 1 + bindings.length, HOTKEYS_MAX_COLUMNS, cols, rows);
     }
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeBindings, keyLabel, openHotkeys, scrollHotkeys, UNBOUND_LABEL } from '../../../src/app/overlays/hotkeys.js';
+import { chordLabel, describeBindings, describeHotkeys, keyLabel, openHotkeys, scrollHotkeys, UNBOUND_LABEL } from '../../../src/app/overlays/hotkeys.js';
+import { COMMANDS, commandUsage } from '../../../src/app/overlays/commands.js';
+import { COPY_MODE_KEYS } from '../../../src/app/copyMode/state.js';
 import { ACTIONS } from '../../../src/keymap/actions.js';
 import type { Keymap } from '../../../src/keymap/keys.js';
 import { resolveKeymap } from '../../../src/keymap/resolve.js';
@@ -43,6 +45,32 @@ describe('describeBindings', () => {
     expect(byAction.newTab).toBe('Ctrl+T / Alt+N');
     expect(byAction.copyMode).toBe(UNBOUND_LABEL);
     expect(rows).toHaveLength(ACTIONS.length);
+  });
+});
+
+describe('describeHotkeys', () => {
+  it('lists every action with its id, every copy-mode key and every command, from the declared lists', () => {
+    const rows = describeHotkeys(keymap());
+    const headings = rows.flatMap((r, i) => (r.heading ? [i] : []));
+    expect(headings).toHaveLength(3);
+    const [actions, copy, commands] = [
+      rows.slice(headings[0] + 1, headings[1]),
+      rows.slice(headings[1] + 1, headings[2]),
+      rows.slice(headings[2] + 1),
+    ];
+    expect(actions.map((r) => r.action)).toEqual(ACTIONS.map((a) => a.id));
+    expect(copy.map((r) => r.description)).toEqual(COPY_MODE_KEYS.map((k) => k.description));
+    expect(copy.find((r) => r.description === 'Last line')?.keys).toBe('G');
+    expect(copy.find((r) => r.description === 'Back to live')?.keys).toBe('q / Esc');
+    expect(commands.map((r) => r.keys)).toEqual(COMMANDS.map(commandUsage));
+    expect(rows[headings[1]].description).toBe('In copy mode (Alt+K or the wheel)');
+    expect(rows[headings[2]].description).toBe('Commands (Alt+; opens the prompt)');
+  });
+
+  it('writes chords with their later keys as typed', () => {
+    expect(chordLabel('ctrl+b d')).toBe('Ctrl+B d');
+    expect(chordLabel('ctrl+b shift+d')).toBe('Ctrl+B D');
+    expect(chordLabel('alt+e')).toBe('Alt+E');
   });
 });
 
