@@ -17,7 +17,8 @@ import { tokenToEvents } from '../input/parse.js';
 import type { InputEvent } from '../input/events.js';
 import { isChildOnly, isKeyInput, keyIdentity } from '../input/kittyKeys.js';
 import { onCtrlC, INITIAL_DETACH_STATE, type DetachState } from '../keymap/detach.js';
-import { matchAction, type Keymap } from '../keymap/keys.js';
+import type { Keymap } from '../keymap/keys.js';
+import { chordStep, chordTimeout, CHORD_TIMEOUT_MS, NO_CHORD, type ChordState } from '../keymap/chords.js';
 import type { ActionId } from '../keymap/actions.js';
 import { loadKeymap } from './keybindings.js';
 import { stepTab, jumpTab, moveIndex } from './navigation.js';
@@ -29,7 +30,7 @@ import { overlaySize, hotkeysPageRows, type Overlay } from './ui/overlayLayout.j
 import { editPrompt, OPEN_PROMPT } from './overlays/prompt.js';
 import { movePicker, openPicker, setPickerTabs, type PickerTab } from './overlays/picker.js';
 import { confirmKey } from './overlays/confirm.js';
-import { scrollHotkeys, openHotkeys, keyLabel } from './overlays/hotkeys.js';
+import { scrollHotkeys, openHotkeys, chordLabel } from './overlays/hotkeys.js';
 import { moveMenu, chipMenu, tabsMenu } from './overlays/menu.js';
 import { editRename, startRename, type RenameState } from './overlays/names.js';
 import { cursorOffset } from './overlays/lineEditor.js';
@@ -161,6 +162,9 @@ class AttachClient {
    * that asked for event types would see a release without its press). */
   private readonly takenKeys = new Set<string>();
   private escTimer: NodeJS.Timeout | null = null;
+  /** A chord begun and waiting for its next key, and the timer that gives up on it. */
+  private chord: ChordState = NO_CHORD;
+  private chordTimer: NodeJS.Timeout | null = null;
   private detach: DetachState = INITIAL_DETACH_STATE;
   private paintTimer: NodeJS.Timeout | null = null;
   private paintPending = false;
@@ -476,6 +480,20 @@ class AttachClient {
     }, Math.max(1, wait));
   }
 
+  /** A begun chord that gets no next key in time reaches the tab as typed. */
+  private armChordTimer(): void {
+    if (this.chordTimer) clearTimeout(this.chordTimer);
+    this.chordTimer = null;
+    if (this.chord.pending.length === 0) return;
+    this.chordTimer = setTimeout(() => {
+      this.chordTimer = null;
+      const { state, flushed } = chordTimeout(this.chord);
+      this.chord = state;
+      if (this.copy) for (const ev of flushed) this.onCopyModeEvent(ev);
+      else this.sendInput([...flushed]);
+    }, CHORD_TIMEOUT_MS);
+  }
+
   private handleTokens(tokens: ReturnType<InputTokenizer['push']>): void {
     void this.handleEvents(tokens.flatMap((token) => (this.readKeyboardReply(token.raw) ? [] : tokenToEvents(token))));
   }
@@ -528,7 +546,21 @@ class AttachClient {
           this.onOverlayKey(ev);
           continue;
         }
-        const action = matchAction(ev, this.keymap);
+        const chord = chordStep(this.chord, ev, this.keymap);
+        this.chord = chord.state;
+        this.armChordTimer();
+        for (const waited of chord.flushed) {
+          if (this.copy) this.onCopyModeEvent(waited);
+          else forward.push(waited);
+        }
+        if (chord.result.kind === 'pending') continue;
+        const action = chord.result.kind === 'action' ? chord.result.action : null;
+        if (action === 'sendPrefix' && chord.result.kind === 'action') {
+          // The prefix pressed twice: the tab gets one, as tmux's send-prefix does.
+          if (this.copy) this.onCopyModeEvent(chord.result.events[0]);
+          else forward.push(chord.result.events[0]);
+          continue;
+        }
         if (this.copy && !(ev.k === 'mouse' && (ev.y < STRIP_ROWS || this.press))) {
           // Copy mode has the keys: nothing reaches the tab. copyMode's key leaves it, as do
           // Ctrl+C (still counting toward a detach) and any other shortcut, which then runs.
@@ -1025,7 +1057,7 @@ class AttachClient {
 
   private showReadOnly(): void {
     const keys = this.keymap.byAction.get('takeControl') ?? [];
-    this.addNotice(keys.length > 0 ? `read-only: another terminal controls this tab · ${keyLabel(keys[0])} takes control` : 'read-only: another terminal controls this tab');
+    this.addNotice(keys.length > 0 ? `read-only: another terminal controls this tab · ${chordLabel(keys[0])} takes control` : 'read-only: another terminal controls this tab');
   }
 
   private readonly onResize = (): void => {
@@ -1319,6 +1351,7 @@ class AttachClient {
     if (this.finished) return;
     this.finished = true;
     if (this.paintTimer) clearTimeout(this.paintTimer);
+    if (this.chordTimer) clearTimeout(this.chordTimer);
     if (this.spinnerTimer) clearInterval(this.spinnerTimer);
     this.stdin.off('data', this.onStdin);
     this.outer.restore();

@@ -11,31 +11,41 @@ export interface ActionSpec {
   readonly keys: readonly string[];
   /** 'seed': a key the product's seed fixed; 'a1': one of a1's own, free of the key table. */
   readonly origin: 'seed' | 'a1';
+  /** With a `prefix` in keybindings.json, the action's key after the prefix (tmux's where tmux
+   * has one); absent, the action keeps its keys. 'prefix' stands for the prefix key itself. */
+  readonly afterPrefix?: string;
 }
 
 export const ACTIONS = [
-  { id: 'newTab', description: 'Open a new tab', keys: ['alt+a'], origin: 'seed' },
-  { id: 'nextTab', description: 'View the next tab (wraps)', keys: ['alt+.'], origin: 'seed' },
-  { id: 'prevTab', description: 'View the previous tab (wraps)', keys: ['alt+comma'], origin: 'seed' },
-  { id: 'jump1', description: 'View tab 1', keys: ['alt+1'], origin: 'seed' },
-  { id: 'jump2', description: 'View tab 2', keys: ['alt+2'], origin: 'seed' },
-  { id: 'jump3', description: 'View tab 3', keys: ['alt+3'], origin: 'seed' },
-  { id: 'jump4', description: 'View tab 4', keys: ['alt+4'], origin: 'seed' },
-  { id: 'jump5', description: 'View tab 5', keys: ['alt+5'], origin: 'seed' },
-  { id: 'jump6', description: 'View tab 6', keys: ['alt+6'], origin: 'seed' },
-  { id: 'jump7', description: 'View tab 7', keys: ['alt+7'], origin: 'seed' },
-  { id: 'jump8', description: 'View tab 8', keys: ['alt+8'], origin: 'seed' },
-  { id: 'jump9', description: 'View tab 9', keys: ['alt+9'], origin: 'seed' },
-  { id: 'jump10', description: 'View tab 10', keys: ['alt+0'], origin: 'seed' },
-  { id: 'moveTabRight', description: 'Move the viewed tab right', keys: ['alt+>'], origin: 'seed' },
-  { id: 'moveTabLeft', description: 'Move the viewed tab left', keys: ['alt+<'], origin: 'seed' },
-  { id: 'rename', description: 'Rename the viewed tab', keys: ['f2'], origin: 'seed' },
-  { id: 'closeTab', description: 'Close the viewed tab', keys: ['alt+w'], origin: 'seed' },
-  { id: 'tabsPicker', description: 'Open the tabs picker', keys: ['alt+j'], origin: 'a1' },
-  { id: 'commandPrompt', description: 'Open the command prompt', keys: ['alt+;'], origin: 'a1' },
-  { id: 'takeControl', description: 'Take control of a tab another client controls', keys: ['alt+i'], origin: 'a1' },
-  { id: 'copyMode', description: 'Enter copy mode (q or Esc returns to live)', keys: ['alt+k'], origin: 'a1' },
-  { id: 'detach', description: 'Detach this client; nothing reaches the tab', keys: ['alt+e'], origin: 'a1' },
+  { id: 'newTab', description: 'Open a new tab', keys: ['alt+a'], origin: 'seed', afterPrefix: 'c' },
+  { id: 'nextTab', description: 'View the next tab (wraps)', keys: ['alt+.'], origin: 'seed', afterPrefix: 'n' },
+  { id: 'prevTab', description: 'View the previous tab (wraps)', keys: ['alt+comma'], origin: 'seed', afterPrefix: 'p' },
+  { id: 'jump1', description: 'View tab 1', keys: ['alt+1'], origin: 'seed', afterPrefix: '1' },
+  { id: 'jump2', description: 'View tab 2', keys: ['alt+2'], origin: 'seed', afterPrefix: '2' },
+  { id: 'jump3', description: 'View tab 3', keys: ['alt+3'], origin: 'seed', afterPrefix: '3' },
+  { id: 'jump4', description: 'View tab 4', keys: ['alt+4'], origin: 'seed', afterPrefix: '4' },
+  { id: 'jump5', description: 'View tab 5', keys: ['alt+5'], origin: 'seed', afterPrefix: '5' },
+  { id: 'jump6', description: 'View tab 6', keys: ['alt+6'], origin: 'seed', afterPrefix: '6' },
+  { id: 'jump7', description: 'View tab 7', keys: ['alt+7'], origin: 'seed', afterPrefix: '7' },
+  { id: 'jump8', description: 'View tab 8', keys: ['alt+8'], origin: 'seed', afterPrefix: '8' },
+  { id: 'jump9', description: 'View tab 9', keys: ['alt+9'], origin: 'seed', afterPrefix: '9' },
+  { id: 'jump10', description: 'View tab 10', keys: ['alt+0'], origin: 'seed', afterPrefix: '0' },
+  { id: 'moveTabRight', description: 'Move the viewed tab right', keys: ['alt+>'], origin: 'seed', afterPrefix: '>' },
+  { id: 'moveTabLeft', description: 'Move the viewed tab left', keys: ['alt+<'], origin: 'seed', afterPrefix: '<' },
+  { id: 'rename', description: 'Rename the viewed tab', keys: ['f2'], origin: 'seed', afterPrefix: 'comma' },
+  { id: 'closeTab', description: 'Close the viewed tab', keys: ['alt+w'], origin: 'seed', afterPrefix: '&' },
+  { id: 'tabsPicker', description: 'Open the tabs picker', keys: ['alt+j'], origin: 'a1', afterPrefix: 'w' },
+  { id: 'commandPrompt', description: 'Open the command prompt', keys: ['alt+;'], origin: 'a1', afterPrefix: ':' },
+  { id: 'takeControl', description: 'Take control of a tab another client controls', keys: ['alt+i'], origin: 'a1', afterPrefix: 'i' },
+  { id: 'copyMode', description: 'Enter copy mode (q or Esc returns to live)', keys: ['alt+k'], origin: 'a1', afterPrefix: '[' },
+  { id: 'detach', description: 'Detach this client; nothing reaches the tab', keys: ['alt+e'], origin: 'a1', afterPrefix: 'd' },
+  {
+    id: 'sendPrefix',
+    description: 'Send the prefix key itself to the tab (with a prefix set)',
+    keys: [],
+    origin: 'a1',
+    afterPrefix: 'prefix',
+  },
   {
     id: 'detachTwice',
     description: 'Detach this client (press twice quickly; the first press reaches the tab)',

@@ -4,11 +4,16 @@
 import type { InputEvent, KeyName, Mods } from '../input/events.js';
 import type { ActionId } from './actions.js';
 
-/** Canonical key string -> action. Built by resolveKeymap. */
+/** Canonical key or chord -> action. Built by resolveKeymap. */
 export interface Keymap {
+  /** A chord is its canonical keys joined by one space ('ctrl+b d'). */
   readonly byKey: ReadonlyMap<string, ActionId>;
-  /** Each action's canonical keys, in declared order (for /hotkeys). */
+  /** Each action's canonical keys and chords, in declared order (for /hotkeys). */
   readonly byAction: ReadonlyMap<ActionId, readonly string[]>;
+  /** Every proper beginning of a bound chord ('ctrl+b' for 'ctrl+b d'): a key that waits. */
+  readonly chordStarts: ReadonlySet<string>;
+  /** The `prefix` key of keybindings.json, canonical, or null. */
+  readonly prefix: string | null;
 }
 
 export type ParsedKey = { ok: true; key: string } | { ok: false; reason: string };
@@ -87,7 +92,21 @@ export function eventKey(ev: InputEvent): string | null {
   return canonical(mods, ev.s);
 }
 
+/** The action a single key press is bound to (not a chord's later key). */
 export function matchAction(ev: InputEvent, keymap: Keymap): ActionId | null {
   const key = eventKey(ev);
   return key === null ? null : keymap.byKey.get(key) ?? null;
+}
+
+/** A chord descriptor, keys separated by spaces ('ctrl+b d'), as canonical keys joined by one space. */
+export function parseChord(descriptor: string): ParsedKey {
+  const parts = descriptor.trim().split(/\s+/);
+  if (parts.length === 1 && parts[0] === '') return { ok: false, reason: 'the key is missing' };
+  const keys: string[] = [];
+  for (const part of parts) {
+    const parsed = parseKey(part);
+    if (!parsed.ok) return parsed;
+    keys.push(parsed.key);
+  }
+  return { ok: true, key: keys.join(' ') };
 }

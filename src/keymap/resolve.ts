@@ -1,7 +1,7 @@
 // The keymap in effect: the declared defaults with the user's overrides from keybindings.json,
-// checked so that every key names one action at most.
+// checked so that every key or chord names one action at most and no binding begins another.
 import { ACTIONS, isActionId, type ActionId } from './actions.js';
-import { parseKey, type Keymap } from './keys.js';
+import { parseChord, parseKey, type Keymap } from './keys.js';
 
 export type KeymapErrorCode = 'unknownAction' | 'invalidKey' | 'conflict';
 
@@ -11,14 +11,28 @@ export interface KeymapError {
   message: string;
 }
 
+/** The keybindings.json entry that is a setting, not an action. */
+export const PREFIX_SETTING = 'prefix';
+
 /**
- * Overrides replace an action's default keys (a descriptor or a list; an empty list unbinds
- * it). Values come from a JSON file, so their types are checked here too.
+ * Overrides replace an action's default keys (a key, a chord such as "ctrl+b d", or a list; an
+ * empty list unbinds it). `prefix` (one key) makes every action without an override its prefix
+ * key then the action's `afterPrefix` key, as tmux does; actions without one keep their keys.
+ * Values come from a JSON file, so their types are checked here too.
  */
 export function resolveKeymap(
   overrides: Record<string, string | string[]>,
 ): { keymap: Keymap } | { error: KeymapError } {
+  let prefix: string | null = null;
   for (const [id, value] of Object.entries(overrides)) {
+    if (id === PREFIX_SETTING) {
+      const parsed = typeof value === 'string' ? parseKey(value) : null;
+      if (!parsed?.ok) {
+        return { error: { code: 'invalidKey', message: `The prefix must be one key, such as "ctrl+b"${parsed ? `: ${parsed.reason}` : ''}.` } };
+      }
+      prefix = parsed.key;
+      continue;
+    }
     if (!isActionId(id)) return { error: { code: 'unknownAction', message: `Unknown action "${id}" in key bindings.` } };
     const valid = typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
     if (!valid) {
@@ -29,10 +43,10 @@ export function resolveKeymap(
   const byAction = new Map<ActionId, readonly string[]>();
   for (const action of ACTIONS) {
     const override = Object.hasOwn(overrides, action.id) ? overrides[action.id] : undefined;
-    const descriptors = override === undefined ? action.keys : typeof override === 'string' ? [override] : override;
+    const descriptors = override !== undefined ? (typeof override === 'string' ? [override] : override) : defaultsFor(action, prefix);
     const keys: string[] = [];
     for (const descriptor of descriptors) {
-      const parsed = parseKey(descriptor);
+      const parsed = parseChord(descriptor);
       if (!parsed.ok) {
         return { error: { code: 'invalidKey', message: `Invalid key "${descriptor}" for ${action.id}: ${parsed.reason}.` } };
       }
@@ -46,5 +60,22 @@ export function resolveKeymap(
     }
     byAction.set(action.id, keys);
   }
-  return { keymap: { byKey, byAction } };
+  const chordStarts = new Set<string>();
+  for (const chord of byKey.keys()) {
+    const keys = chord.split(' ');
+    for (let n = 1; n < keys.length; n++) chordStarts.add(keys.slice(0, n).join(' '));
+  }
+  for (const start of chordStarts) {
+    const holder = byKey.get(start);
+    if (holder !== undefined) {
+      const longer = [...byKey.entries()].find(([chord]) => chord.startsWith(`${start} `))!;
+      return { error: { code: 'conflict', message: `Key ${start} is bound to ${holder} and also begins ${longer[0]} of ${longer[1]}.` } };
+    }
+  }
+  return { keymap: { byKey, byAction, chordStarts, prefix } };
+}
+
+function defaultsFor(action: (typeof ACTIONS)[number], prefix: string | null): readonly string[] {
+  if (prefix === null || !('afterPrefix' in action)) return action.keys;
+  return [`${prefix} ${action.afterPrefix === 'prefix' ? prefix : action.afterPrefix}`];
 }

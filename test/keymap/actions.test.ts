@@ -33,7 +33,7 @@ describe('declared actions', () => {
       jump6: ['alt+6'], jump7: ['alt+7'], jump8: ['alt+8'], jump9: ['alt+9'], jump10: ['alt+0'],
       moveTabRight: ['alt+>'], moveTabLeft: ['alt+<'], rename: ['f2'], closeTab: ['alt+w'],
       tabsPicker: ['alt+j'], commandPrompt: ['alt+;'], takeControl: ['alt+i'], copyMode: ['alt+k'],
-      detach: ['alt+e'], detachTwice: ['ctrl+c'],
+      detach: ['alt+e'], sendPrefix: [], detachTwice: ['ctrl+c'],
     });
   });
 

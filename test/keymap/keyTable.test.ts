@@ -62,7 +62,7 @@ describe('key table', () => {
 
   it("no default key of a1's own is used by a program in the table", () => {
     const own = ACTIONS.filter((a) => a.origin === 'a1');
-    expect(own.map((a) => a.id).sort()).toEqual(['commandPrompt', 'copyMode', 'detach', 'tabsPicker', 'takeControl']);
+    expect(own.map((a) => a.id).sort()).toEqual(['commandPrompt', 'copyMode', 'detach', 'sendPrefix', 'tabsPicker', 'takeControl']);
     for (const a of own) {
       for (const k of a.keys) expect(keyUses(canonical(k)).map((r) => `${r.program}: ${r.use}`), `${a.id} ${k}`).toEqual([]);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveKeymap } from '../../src/keymap/resolve.js';
+import { ACTIONS } from '../../src/keymap/actions.js';
 
 function ok(overrides: Record<string, string | string[]>) {
   const r = resolveKeymap(overrides);
@@ -70,5 +71,46 @@ describe('resolveKeymap', () => {
   it('rejects a binding of the wrong type', () => {
     expect(error({ newTab: 5 })).toEqual({ code: 'invalidKey', message: 'The binding for newTab must be a key or a list of keys.' });
     expect(error({ newTab: ['alt+a', null] }).code).toBe('invalidKey');
+  });
+});
+
+describe('chords and the prefix', () => {
+  it('accepts a chord and lists its beginning as a key that waits', () => {
+    const keymap = ok({ detach: 'ctrl+b d' });
+    expect(keymap.byKey.get('ctrl+b d')).toBe('detach');
+    expect(keymap.byKey.has('alt+e')).toBe(false);
+    expect([...keymap.chordStarts]).toEqual(['ctrl+b']);
+    expect(ok({ detach: '  ctrl+b   D ' }).byKey.get('ctrl+b d')).toBe('detach');
+  });
+
+  it('refuses a key that is bound and also begins a chord', () => {
+    expect(error({ detach: 'ctrl+b d', newTab: 'ctrl+b' })).toEqual({
+      code: 'conflict',
+      message: 'Key ctrl+b is bound to newTab and also begins ctrl+b d of detach.',
+    });
+    expect(error({ detach: 'ctrl+b nope' }).code).toBe('invalidKey');
+  });
+
+  it('with a prefix, every action with a key after the prefix is prefix then that key', () => {
+    const keymap = ok({ prefix: 'ctrl+b' });
+    expect(keymap.prefix).toBe('ctrl+b');
+    expect(keymap.byKey.get('ctrl+b d')).toBe('detach');
+    expect(keymap.byKey.get('ctrl+b c')).toBe('newTab');
+    expect(keymap.byKey.get('ctrl+b ,')).toBe('rename');
+    expect(keymap.byKey.get('ctrl+b 0')).toBe('jump10');
+    expect(keymap.byKey.get('ctrl+b ctrl+b')).toBe('sendPrefix');
+    // The contract's Ctrl+C twice stays; no Alt key is taken any more.
+    expect(keymap.byKey.get('ctrl+c')).toBe('detachTwice');
+    expect([...keymap.byKey.keys()].filter((k) => k.startsWith('alt+'))).toEqual([]);
+    for (const a of ACTIONS) if ('afterPrefix' in a) expect(keymap.byAction.get(a.id)?.[0].startsWith('ctrl+b '), a.id).toBe(true);
+  });
+
+  it('an override still wins over the prefix, and a bad prefix is one sentence', () => {
+    const keymap = ok({ prefix: 'ctrl+a', detach: 'alt+e' });
+    expect(keymap.byKey.get('alt+e')).toBe('detach');
+    expect(keymap.byKey.get('ctrl+a c')).toBe('newTab');
+    expect(error({ prefix: 'ctrl+b d' }).message).toMatch(/^The prefix must be one key/);
+    expect(error({ prefix: ['ctrl+b'] }).message).toBe('The prefix must be one key, such as "ctrl+b".');
+    expect(error({ prefix: 'ctrl+c' }).message).toBe('Key ctrl+c is bound to detachTwice and also begins ctrl+c c of newTab.');
   });
 });
