@@ -202,6 +202,7 @@ class AttachClient {
     const loaded = loadKeymap(opts.paths.keybindingsFile);
     this.keymap = loaded.keymap;
     if (loaded.problem) this.addNotice(loaded.problem);
+    for (const conflict of loaded.conflicts) this.addNotice(conflict);
     if (opts.configProblem) this.addNotice(opts.configProblem);
   }
 
