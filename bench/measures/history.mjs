@@ -25,7 +25,7 @@ const NOTCH_MS = 1000 / 60;
 const WHEEL_LINES = 3;
 /** SGR wheel-up over the surface, as the outer terminal reports it. */
 const WHEEL_UP = '\x1b[<64;20;20M';
-const ALT_C = '\x1bc';
+const ALT_K = '\x1bk';
 const SEARCHES = 20;
 const INDICATOR = /copy · line \d+ of \d+/;
 const SETUP_TIMEOUT_MS = 30_000;
@@ -77,7 +77,7 @@ async function timeScroll(client, liveTop) {
 async function timeSearches(client) {
   const samples = [];
   for (let i = 0; i < SEARCHES; i++) {
-    client.write(ALT_C);
+    client.write(ALT_K);
     await client.waitForScreen((lines) => showsIndicator(lines), { timeoutMs: STEP_TIMEOUT_MS, what: 'copy mode' });
     client.write('/NEEDLE');
     await client.waitForScreen((lines) => showsIndicator(lines, /\/NEEDLE/), { timeoutMs: STEP_TIMEOUT_MS, what: 'the search text' });
