@@ -92,12 +92,6 @@ export function eventKey(ev: InputEvent): string | null {
   return canonical(mods, ev.s);
 }
 
-/** The action a single key press is bound to (not a chord's later key). */
-export function matchAction(ev: InputEvent, keymap: Keymap): ActionId | null {
-  const key = eventKey(ev);
-  return key === null ? null : keymap.byKey.get(key) ?? null;
-}
-
 /** A chord descriptor, keys separated by spaces ('ctrl+b d'), as canonical keys joined by one space. */
 export function parseChord(descriptor: string): ParsedKey {
   const parts = descriptor.trim().split(/\s+/);

@@ -172,14 +172,15 @@ export function vimRows(): KeyRow[] {
     const mode = tag.startsWith('i_') ? 'insert' : 'normal';
     const descriptors: string[] = [];
     for (const word of keyText.split(' ')) {
+      // `{char}`, `{register}`: what the command reads next, not a key of it.
       if (word === '' || word.startsWith('{')) break;
       const ctrl = /^CTRL-(SHIFT-)?(.)$/.exec(word);
       if (ctrl) descriptors.push(ctrl[1] ? `ctrl+shift+${ctrl[2].toLowerCase()}` : controlKey(ctrl[2]));
       else if (word === '<Esc>') descriptors.push('escape');
       else if (word === '<F1>') descriptors.push('f1');
-      else if (word === '<Down>' || word === '<Up>') descriptors.push(word.slice(1, -1).toLowerCase());
+      else if (['<Down>', '<Up>', '<Left>', '<Right>', '<Tab>'].includes(word)) descriptors.push(word.slice(1, -1).toLowerCase());
       else if ([...word].length === 1) descriptors.push(word);
-      else return rows.concat(); // unreachable in the capture; a new form is a reason to look
+      else throw new Error(`vim-index.txt: a key form this reader does not know: ${word}`);
     }
     if (descriptors.length > 0) rows.push(...row('vim', chord(descriptors), `${mode}: ${what.trim()}`, 'vim-index'));
   }

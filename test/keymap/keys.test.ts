@@ -3,7 +3,14 @@ import type { InputEvent } from '../../src/input/events.js';
 import { tokenToEvents } from '../../src/input/parse.js';
 import { ESC_TIMEOUT_MS, InputTokenizer } from '../../src/input/tokenizer.js';
 import type { ActionId } from '../../src/keymap/actions.js';
-import { eventKey, matchAction, parseKey, type Keymap } from '../../src/keymap/keys.js';
+import { eventKey, parseKey, type Keymap } from '../../src/keymap/keys.js';
+import { chordStep, NO_CHORD } from '../../src/keymap/chords.js';
+
+/** The action one press runs with nothing waiting, as the client matches it. */
+function matchAction(ev: InputEvent, keymap: Keymap): ActionId | null {
+  const { result } = chordStep(NO_CHORD, ev, keymap);
+  return result.kind === 'action' ? result.action : null;
+}
 import { resolveKeymap } from '../../src/keymap/resolve.js';
 
 function events(bytes: string): InputEvent[] {
@@ -60,7 +67,7 @@ describe('parseKey', () => {
   });
 });
 
-describe('matchAction with the default keymap', () => {
+describe('one press with the default keymap', () => {
   const keymap = defaults();
   const cases: [string, string, ActionId | null][] = [
     ['Alt+A', '\x1ba', 'newTab'],

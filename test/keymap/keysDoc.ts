@@ -1,7 +1,7 @@
 // docs/keys.md, rendered from the declared actions (src/keymap/actions.ts) and the key table
 // (src/keymap/keyTable.ts), so the page cannot drift from either.
 import { ACTIONS } from '../../src/keymap/actions.js';
-import { KEY_TABLE, PROGRAMS, SOURCES, keyUses, type KeyRow, type ProgramId } from '../../src/keymap/keyTable.js';
+import { KEY_TABLE, PROGRAMS, SOURCES, firstKey, type KeyRow, type ProgramId } from '../../src/keymap/keyTable.js';
 import { keyLabel } from '../../src/app/overlays/hotkeys.js';
 import { parseKey } from '../../src/keymap/keys.js';
 
@@ -19,7 +19,9 @@ function takenFrom(rows: readonly KeyRow[]): string {
     .join(' · ');
 }
 
-export function renderKeysDoc(): string {
+/** The page for `rows` (the table in src by default; the generator passes the rows it writes). */
+export function renderKeysDoc(rows: readonly KeyRow[] = KEY_TABLE): string {
+  const keyUses = (keys: string) => rows.filter((r) => firstKey(r.keys) === firstKey(keys));
   const out: string[] = [];
   out.push(
     '# Keys the programs in a tab use',
@@ -56,20 +58,24 @@ export function renderKeysDoc(): string {
     '',
     "## a1's default keys",
     '',
-    '| action | key | origin | taken from |',
-    '|---|---|---|---|',
+    'With `{"prefix": "ctrl+b"}` (any one key) in `keybindings.json`, each action that has a key',
+    'after the prefix is the prefix then that key instead (tmux\'s, where tmux has one), the prefix',
+    'twice sends the prefix itself, and only `Ctrl+C` twice keeps its key.',
+    '',
+    '| action | key | after the prefix | origin | taken from |',
+    '|---|---|---|---|---|',
   );
   for (const a of ACTIONS) {
     for (const descriptor of a.keys) {
       const parsed = parseKey(descriptor);
       const k = parsed.ok ? parsed.key : descriptor;
-      out.push(`| \`${a.id}\` | ${keysLabel(k)} | ${a.origin === 'seed' ? 'seed' : "a1's own"} | ${takenFrom(keyUses(k))} |`);
+      const after = 'afterPrefix' in a ? (a.afterPrefix === 'prefix' ? 'the prefix' : cell(a.afterPrefix.replace('comma', ','))) : '';
+      out.push(`| \`${a.id}\` | ${keysLabel(k)} | ${after} | ${a.origin === 'seed' ? 'seed' : "a1's own"} | ${takenFrom(keyUses(k))} |`);
     }
   }
   for (const program of Object.keys(PROGRAMS) as ProgramId[]) {
     out.push('', `## ${PROGRAMS[program]}`, '', '| key | use | source |', '|---|---|---|');
-    const rows = KEY_TABLE.filter((r) => r.program === program);
-    for (const r of rows) out.push(`| ${cell(keysLabel(r.keys))} | ${cell(r.use)} | ${r.source} |`);
+    for (const r of rows.filter((x) => x.program === program)) out.push(`| ${cell(keysLabel(r.keys))} | ${cell(r.use)} | ${r.source} |`);
   }
   out.push('', '## Sources', '');
   for (const [id, text] of Object.entries(SOURCES)) out.push(`- \`${id}\`: ${text}`);
