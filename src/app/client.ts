@@ -18,7 +18,7 @@ import type { InputEvent } from '../input/events.js';
 import { isChildOnly, isKeyInput, keyIdentity } from '../input/kittyKeys.js';
 import { onCtrlC, INITIAL_DETACH_STATE, type DetachState } from '../keymap/detach.js';
 import type { Keymap } from '../keymap/keys.js';
-import { chordStep, chordTimeout, CHORD_TIMEOUT_MS, NO_CHORD, type ChordState } from '../keymap/chords.js';
+import { chordStep, chordTimeout, CHORD_TIMEOUT_MS, NO_CHORD, type ChordResult, type ChordState } from '../keymap/chords.js';
 import type { ActionId } from '../keymap/actions.js';
 import { loadKeymap } from './keybindings.js';
 import { stepTab, jumpTab, moveIndex } from './navigation.js';
@@ -499,12 +499,13 @@ class AttachClient {
     void this.handleEvents(tokens.flatMap((token) => (this.readKeyboardReply(token.raw) ? [] : tokenToEvents(token))));
   }
 
-  /** Whether a key press is a1's rather than the tab's (Ctrl+C, counting toward a detach, still
-   * goes to the tab). */
-  private takesKey(ev: InputEvent): boolean {
-    if (this.overlay || this.rename || this.copy) return true;
-    const action = matchAction(ev, this.keymap);
-    return action !== null && action !== 'detach';
+  /** Remembers a key press a1 takes (an overlay's, copy mode's, a binding's or a begun chord's;
+   * Ctrl+C, counting toward a detach, still goes to the tab), so its release stays a1's too. */
+  private noteTakenKey(ev: InputEvent, result: ChordResult | null): void {
+    if (this.keyboard !== 'kitty' || !isKeyInput(ev)) return;
+    const taken =
+      this.overlay !== null || this.rename !== null || this.copy !== null || result?.kind === 'pending' || (result?.kind === 'action' && result.action !== 'detachTwice');
+    if (taken) this.takenKeys.add(keyIdentity(ev));
   }
 
   /** The outer terminal's replies to the keyboard query are a1's, never a tab's: a kitty
@@ -541,14 +542,15 @@ class AttachClient {
           if (!this.overlay && !this.rename && !this.copy) forward.push(ev);
           continue;
         }
-        if (this.keyboard === 'kitty' && isKeyInput(ev) && this.takesKey(ev)) this.takenKeys.add(keyIdentity(ev));
         if ((this.overlay || this.rename) && ev.k !== 'mouse') {
+          this.noteTakenKey(ev, null);
           this.sendInput(forward.splice(0));
           this.onOverlayKey(ev);
           continue;
         }
         const chord = chordStep(this.chord, ev, this.keymap);
         this.chord = chord.state;
+        this.noteTakenKey(ev, chord.result);
         this.armChordTimer();
         for (const waited of chord.flushed) {
           if (this.copy) this.onCopyModeEvent(waited);

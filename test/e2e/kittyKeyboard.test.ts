@@ -209,7 +209,7 @@ describe('kitty keyboard protocol: the outer terminal', () => {
     const before = a1.keyboardStacks();
     await a1.waitForText(PROMPT_SEEN);
     await kittyOn(a1);
-    a1.key(text('/', { alt: true }));
+    a1.key(text(';', { alt: true }));
     await a1.waitForText(/│ \/(?: |│|$)/);
     a1.key(text('quit'));
     await a1.waitForText(/│ \/quit(?: |│|$)/);
