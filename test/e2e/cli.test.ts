@@ -8,6 +8,7 @@ import { detach, e2e, hostStop, listing, livePids, PROMPT_SEEN, runDir, type E2E
 import { isAlive } from '../helpers/procs.js';
 import type { PtyExit } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
+import { COMMANDS, GROUPS } from '../../src/cli/commands/index.js';
 
 let t: E2E | undefined;
 afterEach(async () => {
@@ -202,6 +203,22 @@ describe('help and argument errors', () => {
     }
   });
 
+  it('--help of every declared command and group shows its usage, options and subcommands; a1 --help lists every form', async () => {
+    t = e2e();
+    const top = await t.run('--help');
+    expect(top.code).toBe(0);
+    for (const entry of COMMANDS) expect(top.stdout).toContain(entry.usage);
+    for (const form of declaredHelpForms()) {
+      const r = await t.run(...form.args, '--help');
+      const what = `a1 ${[...form.args, '--help'].join(' ')}`;
+      expect(r.code, what).toBe(0);
+      expect(r.stderr, what).toBe('');
+      expect(r.stdout, what).toContain(form.usage);
+      for (const item of form.lists) expect(r.stdout, what).toContain(item);
+    }
+    expectNothingRunning(t);
+  });
+
   it('a bad argument exits non-zero with one concise message and starts nothing', async () => {
     t = e2e();
     const bad = [
@@ -223,6 +240,22 @@ describe('help and argument errors', () => {
     for (const args of [['new', '--name'], ['new', '--cwd'], ['new', '--name', '--', '/bin/true']]) await expectRefused(t, args);
   });
 });
+
+/** From the command table: each command and group, its usage line, and what its help must list
+ * (its options and the commands one word below it). */
+function declaredHelpForms(): { args: string[]; usage: string; lists: string[] }[] {
+  const paths = [...COMMANDS.flatMap((e) => (e.kind === 'command' ? [e.path] : [])), ...GROUPS.map((g) => g.path)];
+  const unique = [...new Map(paths.map((p) => [p.join(' '), [...p]])).values()];
+  return unique.map((path) => {
+    const options = COMMANDS.flatMap((e) => (e.kind === 'command' && e.path.join(' ') === path.join(' ') ? Object.keys(e.options ?? {}) : []));
+    const below = unique.filter((p) => p.length === path.length + 1 && path.every((w, i) => p[i] === w));
+    return {
+      args: path,
+      usage: path.length === 0 ? 'a1 [command]' : `a1 ${path.join(' ')}`,
+      lists: [...options.map((o) => `--${o}`), ...below.map((p) => `a1 ${p.join(' ')}`)],
+    };
+  });
+}
 
 /** `a1 ...args` fails: non-zero, nothing on stdout, one concise message, nothing started. */
 async function expectRefused(t: E2E, args: string[]): Promise<void> {
