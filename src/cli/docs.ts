@@ -1,6 +1,6 @@
 // The README's generated blocks: the command list (the every-form list of `a1 --help`) and the
 // config keys with their defaults, bounds and descriptions from CONFIG_KEYS. `npm run docs`
-// writes them; test/cli/readme.test.ts fails when README.md differs from what they render.
+// writes them; test/cli/docs.test.ts fails when README.md differs from what they render.
 import { CONFIG_KEYS, type KeySpec } from '../config.js';
 import { COMMANDS } from './commands/index.js';
 import { formatForms } from './forms.js';
