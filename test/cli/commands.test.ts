@@ -42,11 +42,11 @@ describe('the every-form list', () => {
     for (const c of COMMANDS) expect(width >= 80 ? text : text.replace(/\s+/g, ' ')).toContain(c.usage);
   });
 
-  it('puts a summary beside a short form and under a long one, wrapping at spaces only', () => {
+  it('puts a summary beside a short form and under a long one; a long form breaks between its arguments', () => {
     const entry = (usage: string, summary: string) => ({ kind: 'direct', usage, summary, matches: () => false, run: async () => 0 }) as const;
-    const entries = [entry('a1 x', 'one two three four'), entry('a1 a-very-long-form', 'five six'), entry('a1 b [--flag VALUE] [--other]', 'seven')];
+    const entries = [entry('a1 x', 'one two three four'), entry('a1 a-very-long-form', 'five six'), entry('a1 b [--flag VALUE] [-- C D]', 'seven')];
     expect(formatForms(entries, { width: 24, indent: 2, column: 10 })).toBe(
-      ['  a1 x    one two three', '          four', '  a1 a-very-long-form', '          five six', '  a1 b [--flag VALUE]', '    [--other]', '          seven'].join('\n'),
+      ['  a1 x    one two three', '          four', '  a1 a-very-long-form', '          five six', '  a1 b [--flag VALUE]', '    [-- C D]', '          seven'].join('\n'),
     );
   });
 });
