@@ -113,6 +113,7 @@ export interface HolderInit {
   tabId: string;
   holderInc: string;
   epoch: number;
+  /** The tab's own start argv; the first child runs `resume.argv` instead when `resume` is given. */
   command: string[];
   cwd: string;
   env: Record<string, string>;
@@ -295,16 +296,19 @@ export class Holder {
     while (hangWhile && fs.existsSync(hangWhile)) await delay(TEST_HANG_POLL_MS);
     this.statusTimer = setInterval(() => this.onStatusTick(), STATUS_TICK_MS);
     this.statusTimer.unref();
-    this.spawnChild(false);
+    // The server validated the resume it gave this holder just now (SPEC §9).
+    this.spawnChild(this.resume ? 'granted' : 'fresh');
     return { pid: process.pid, childPid: this.child?.pid ?? null };
   }
 
   /** Starts the child: resumed when `resume` and the record still passes the validator (SPEC §9),
    * else with the tab's command. */
-  private spawnChild(resume: boolean): void {
-    const allowed = resume ? resumeArgvAt(this.resume, this.init.tabId, Date.now() + this.clockSkewMs) : null;
+  /** `granted`: the resume the server gave at start; `check`: the kept resume if the validator
+   * still allows it (a restart); `fresh`: the tab's own start argv (init.command), never a resume. */
+  private spawnChild(mode: 'granted' | 'check' | 'fresh'): void {
+    const allowed = mode === 'check' ? resumeArgvAt(this.resume, this.init.tabId, Date.now() + this.clockSkewMs) : null;
     if (allowed && allowed.argv === null && allowed.reason !== 'none') this.log.info('resume-refused', { reason: allowed.reason });
-    const resumeArgv = allowed?.argv ?? null;
+    const resumeArgv = mode === 'granted' ? (this.resume?.argv ?? null) : (allowed?.argv ?? null);
     const argv = resumeArgv ?? this.init.command;
     const [file, ...args] = argv;
     this.childInc = newIncarnation();
@@ -468,7 +472,7 @@ export class Holder {
     this.term.write('\x1bc');
     this.title = '';
     this.exit = null;
-    this.spawnChild(resume);
+    this.spawnChild(resume ? 'check' : 'fresh');
   }
 
   private saveRecovery(): void {

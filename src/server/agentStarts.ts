@@ -86,7 +86,9 @@ export class AgentStarts {
     const resume = this.resumeAuthority(tab, claims);
     const child = this.childStartOf(tab.id, o);
     return {
-      command: o.fresh || !resume ? base : resume.argv,
+      // The tab's own start: what the holder runs whenever it does not resume (a fresh start, a
+      // resume the validator no longer allows). Its first child resumes when `resume` is given.
+      command: base,
       // A fresh start gives its holder nothing to resume the abandoned session with either.
       resume: o.fresh ? null : resume,
       agentKind: tab.spec.kind === SHELL_KIND ? null : tab.spec.kind,

@@ -79,4 +79,31 @@ describe('fresh start', () => {
     expect(await recordedStart(dir, replaced.childPid!)).toMatchObject({ resumed: false, argv: [] });
     expect(resumeRecordsOf(t).filter((r) => r.sessionId === abandoned)).toEqual([]);
   });
+
+  it('a holder that started its child by resuming (a replacement holder) starts fresh on f, not with the resume', async () => {
+    t = e2e({ closeGraceMs: 300 });
+    const dir = useFakeAgent(t);
+    const made = await t.run('new', '--agent', 'generic', '--name', 'bot', '--', ...fakeAgentArgv());
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.stdout.trim();
+    const a1 = t.attach();
+    await waitForStrip(a1, ['bot'], 'bot');
+    const { sessionId } = await waitForTabSession(t, id);
+
+    // The server starts a replacement holder whose first child resumes the session.
+    const before = listedTab(await listing(t), id);
+    process.kill(before.holderPid!, 'SIGKILL');
+    const replaced = await waitFor(async () => {
+      const tab = listedTab(await listing(t!), id);
+      return tab.status === 'running' && tab.holderPid !== before.holderPid && tab.childPid ? tab : null;
+    }, { what: 'the tab running under a replacement holder' });
+    expect(await recordedStart(dir, replaced.childPid!)).toMatchObject({ resumed: true, argv: ['--resume', sessionId] });
+
+    for (let n = 1; n <= 2; n++) expect(await crashAndRestart(t, dir, id)).toMatchObject({ resumed: true, argv: ['--resume', sessionId] });
+    process.kill(listedTab(await listing(t), id).childPid!, 'SIGKILL');
+    await waitForStatus(t, id, 'failed');
+    await a1.waitForText(FAILED);
+    a1.write('f');
+    expect(await recordedStart(dir, await waitForNewChild(t, id, null))).toMatchObject({ resumed: false, argv: [] });
+  });
 });
