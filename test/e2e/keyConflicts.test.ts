@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, PROMPT_SEEN, waitForListing, type E2E } from './harness.js';
+import { e2e, KEY, PROMPT_SEEN, waitForListing, type E2E } from './harness.js';
 
 let t: E2E;
 afterEach(async () => {
@@ -25,6 +25,13 @@ describe('key table conflicts at launch', () => {
     await waitForListing(t, ['agent']);
     a1.write('\x1bt');
     await a1.waitForText(/type to filter · Enter views · Esc closes/);
+    // /hotkeys lists the effective binding, not the default.
+    a1.write('\x1b');
+    await a1.waitForScreen((rows) => !rows.some((r) => /type to filter/.test(r)), 20_000, 'the picker closed');
+    a1.write(KEY.commandPrompt);
+    a1.write('hotkeys\r');
+    const rows = await a1.waitForText(/Alt\+T +Open the tabs picker · tabsPicker/);
+    expect(rows.some((r) => /Alt\+J +Open the tabs picker/.test(r))).toBe(false);
   });
 
   it('says nothing with the default keys', async () => {
