@@ -205,6 +205,10 @@ export class Holder {
   /** Set while a started child has keys waiting for its first output. */
   private startingInputDue: NodeJS.Timeout | null = null;
   private agent: HolderState['agent'] = null;
+  /** Sessions known to be saved by their agent: one it worked in (a report other than idle), or
+   * one this holder resumed. Only these are told to the server of an agent that saves a session
+   * at its first prompt (resume authority is made from what the server is told). */
+  private readonly savedSessions = new Set<string>();
   private agentSeq = 0;
   /** The agent's status from structured events only (src/status/model.ts), and its glyph. */
   private status: StatusState = INITIAL_STATUS;
@@ -309,6 +313,8 @@ export class Holder {
     const allowed = mode === 'check' ? resumeArgvAt(this.resume, this.init.tabId, Date.now() + this.clockSkewMs) : null;
     if (allowed && allowed.argv === null && allowed.reason !== 'none') this.log.info('resume-refused', { reason: allowed.reason });
     const resumeArgv = mode === 'granted' ? (this.resume?.argv ?? null) : (allowed?.argv ?? null);
+    // A session resumed is one its agent had saved.
+    if (resumeArgv && this.resume) this.savedSessions.add(this.resume.record.sessionId);
     const argv = resumeArgv ?? this.init.command;
     const [file, ...args] = argv;
     this.childInc = newIncarnation();
@@ -639,6 +645,7 @@ export class Holder {
       name: report.name ?? prev?.name ?? null,
       seq: ++this.agentSeq,
     };
+    if (report.state !== 'idle' && this.agent.sessionId) this.savedSessions.add(this.agent.sessionId);
     this.status = reduceStatus(this.status, { k: 'report', state: report.state, at: Date.now() });
     this.glyph = glyphOf(this.status, this.glyphClock());
     this.stepPrompt({ k: 'report', state: report.state });
@@ -691,7 +698,7 @@ export class Holder {
       rows: this.term.rows,
       title: this.title,
       controller: this.controller,
-      agent: this.agent && { ...this.agent, state: this.agentPhase() },
+      agent: this.agent && { ...this.agent, sessionId: this.reportedSession(), state: this.agentPhase() },
       crashes: this.crashTimes.length,
       glyph: this.glyph,
     };
@@ -969,6 +976,14 @@ export class Holder {
   private awaitChildReady(): void {
     if (this.startingInput.bytes === 0) return;
     this.startingInputDue = setTimeout(() => this.deliverStartingInput(), STARTING_INPUT_WAIT_MS);
+  }
+
+  /** The agent's session as the server may record it: none yet while an agent that saves its
+   * session at its first prompt has not saved it (a1 would resume a session that is not there). */
+  private reportedSession(): string | null {
+    const id = this.agent?.sessionId ?? null;
+    if (id === null || !promptRulesFor(this.agent?.kind).savesSessionAtFirstPrompt) return id;
+    return this.savedSessions.has(id) ? id : null;
   }
 
   /** The keys typed while the child started go to it now, in order, as if typed now. */

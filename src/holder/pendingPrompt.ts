@@ -54,6 +54,10 @@ export interface PromptRules {
   /** The agent reports idle once its prompt is ready after a start; otherwise its prompt is taken
    * to be ready once it has bracketed paste on and has drawn nothing for a moment. */
   readonly idleOnStart: boolean;
+  /** The agent reports a new session at its start but saves it only with its first prompt: until
+   * then there is nothing to resume, and resuming it fails (Claude Code: "No conversation found
+   * with session ID", exit 1). */
+  readonly savesSessionAtFirstPrompt: boolean;
 }
 
 type KillKey = 'ctrl+u';
@@ -71,6 +75,7 @@ const CLAUDE: PromptRules = {
   specialChars: ['@'],
   newlineAfter: '\\',
   idleOnStart: true,
+  savesSessionAtFirstPrompt: true,
 };
 
 /** Codex 0.169.0: Ctrl+U deletes to the start of the line, Ctrl+C clears the composer; `/` opens
@@ -84,6 +89,8 @@ const CODEX: PromptRules = {
   specialChars: ['@'],
   newlineAfter: null,
   idleOnStart: false,
+  // Its hooks first fire with the first prompt: it reports no session before it saved one.
+  savesSessionAtFirstPrompt: false,
 };
 
 /** Any other agent (a1's own test agent too): typing, pasting, Backspace and Enter only. It is
@@ -96,6 +103,7 @@ const GENERIC: PromptRules = {
   specialChars: [],
   newlineAfter: null,
   idleOnStart: true,
+  savesSessionAtFirstPrompt: false,
 };
 
 const BY_KIND: Readonly<Record<string, PromptRules>> = { claude: CLAUDE, codex: CODEX };

@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PtyDriver } from '../../helpers/pty.js';
 import { isAlive } from '../../helpers/procs.js';
 import { waitFor } from '../../helpers/wait.js';
-import { PROMPT_SEEN } from '../harness.js';
+import { hostStop, PROMPT_SEEN } from '../harness.js';
 import { agentBin, type AgentName } from '../../agents/rig.js';
 import {
   AGENT_WAIT_MS,
@@ -325,6 +325,22 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     expect(sentTimes()).toBe(1);
     a1.write('\r');
     await waitFor(() => sentTimes() === 2, { timeoutMs: AGENT_WAIT_MS, what: 'the prompt sent once more, by Enter' });
+  });
+
+  it('a tab nobody typed into comes back running after the host stops: its agent saved no session, so nothing is resumed', async () => {
+    const { a1, id } = await agentTab();
+    const started = await tabEntry(w!.t, id);
+    // Claude Code names a session at its start but saves it with the first prompt; Codex names
+    // none before it: a1 records none to resume.
+    expect(started.agent?.sessionId ?? null).toBeNull();
+    a1.dispose();
+    await hostStop(w!.t);
+    const again = w!.t.attach();
+    await atPrompt(again);
+    const back = await waitForEntry(w!.t, id, (e) => e.status === 'running' && e.childPid !== null && (!p.reportsAtStart || e.agent?.state === 'idle'), 'the tab running again');
+    expect(commandOf(back.childPid!)).not.toMatch(/resume/);
+    await turn(again, 'fresh and well', id);
+    expect((await tabEntry(w!.t, id)).agent?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('sleep shows ◌ and stops it; viewing it resumes the same session', async () => {
