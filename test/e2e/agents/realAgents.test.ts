@@ -365,7 +365,10 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
 
   it("closing the tab ends every process of it, the agent's own and a daemon its tool started", async () => {
     const { a1, id } = await agentTab();
-    await submit(a1, 'run setsid sleep 300 > /dev/null 2>&1 < /dev/null &');
+    // The tool waits until its daemon is in a session of its own: an agent may end the tool's
+    // process group when the tool returns, which under load caught a daemon still inside setsid.
+    fs.writeFileSync(`${w!.agent.work}/daemon.sh`, "(setsid sh -c 'touch escaped; exec sleep 300' > /dev/null 2>&1 < /dev/null &)\nuntil [ -e escaped ]; do sleep 0.1; done\n");
+    await submit(a1, 'run sh daemon.sh');
     await atDialog(a1);
     a1.write(p.approve);
     const daemon = await waitFor(() => tabPids(id).find((pid) => commandOf(pid) === 'sleep 300'), { timeoutMs: AGENT_WAIT_MS, what: "the tool's daemon running" }).catch(
