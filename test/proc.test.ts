@@ -69,6 +69,7 @@ function readStat(pid: number) {
   }
 }
 
+// /proc is Linux's; a1 supports Linux only (SPEC), so elsewhere these are skipped, not faked.
 describe.skipIf(process.platform !== 'linux')('proc on Linux', () => {
   const children: ChildProcess[] = [];
   afterEach(() => {

@@ -33,6 +33,7 @@ afterEach(() => {
   killTracked();
 });
 
+// Real process trees are read from Linux's /proc; elsewhere skipped, not faked (a1 supports Linux only).
 describe.skipIf(process.platform !== 'linux')('lifecycle with real processes', () => {
   it('snapshotProcesses reads the A1_TAB_ID and A1_BRIDGE markers, and null without them', async () => {
     const marker = `x-${randomUUID()}`;
