@@ -1,22 +1,14 @@
 // `a1 tabs host stop`: stop every tab, then the server; the tab set is kept for the next a1.
 import { command } from './entry.js';
-import { existingServer, setup, type Common } from './shared.js';
+import { withRunningServer, type Common } from './shared.js';
 
 async function hostStop(argv: Common): Promise<number> {
-  const { paths, profile } = setup(argv);
-  const server = await existingServer(paths, profile);
-  if (!server) {
-    process.stdout.write(`No a1 server is running for profile "${profile}".\n`);
-    return 0;
-  }
-  try {
+  return withRunningServer(argv, async (server) => {
     process.stdout.write('Stopping every tab and the server…\n');
     const r = await server.request<{ stopped: number }>('hostStop');
     process.stdout.write(`Stopped ${r.stopped} ${r.stopped === 1 ? 'tab' : 'tabs'} and the server.\n`);
     return 0;
-  } finally {
-    server.close();
-  }
+  });
 }
 
 export const hostStopCommand = command<Common>({

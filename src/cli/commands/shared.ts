@@ -49,3 +49,19 @@ export function formatTable(rows: string[][]): string {
 
 /** Options many commands take. */
 export const JSON_OPTION = { json: { type: 'boolean', describe: 'Print stable JSON' } } as const;
+
+/** Runs `fn` with a connection to the profile's running server, closed after; with none running,
+ * says so and exits 0 (nothing to stop). */
+export async function withRunningServer(argv: Common, fn: (server: ServerClient) => Promise<number>): Promise<number> {
+  const { paths, profile } = setup(argv);
+  const server = await existingServer(paths, profile);
+  if (!server) {
+    process.stdout.write(`No a1 server is running for profile "${profile}".\n`);
+    return 0;
+  }
+  try {
+    return await fn(server);
+  } finally {
+    server.close();
+  }
+}
