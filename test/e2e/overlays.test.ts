@@ -57,6 +57,10 @@ function waitForBelow(a1: PtyDriver, re: RegExp, what: string): Promise<string[]
   return a1.waitForScreen((lines) => lines.slice(1).some((l) => re.test(l)), undefined, what);
 }
 
+function waitForAllBelow(a1: PtyDriver, res: RegExp[], what: string): Promise<string[]> {
+  return a1.waitForScreen((lines) => res.every((re) => lines.slice(1).some((l) => re.test(l))), undefined, what);
+}
+
 function waitForGone(a1: PtyDriver, re: RegExp, what: string): Promise<string[]> {
   return a1.waitForScreen((lines) => !lines.slice(1).some((l) => re.test(l)), undefined, what);
 }
@@ -164,10 +168,20 @@ describe('the /tabs picker', () => {
     // The viewed tab is marked.
     expect((await below(a1)).some((row) => pickerRow('beta', 'running', l.tabs[2].cwd).test(row) && row.includes('• '))).toBe(true);
     a1.write('alp');
-    await waitForGone(a1, pickerRow('beta', 'running', l.tabs[2].cwd), 'beta filtered out');
-    const rows = await below(a1);
-    expect(rows.some((row) => pickerRow('alpha', 'running', l.tabs[1].cwd).test(row))).toBe(true);
-    expect(rows.some((row) => pickerRow('agent', 'running', l.tabs[0].cwd).test(row))).toBe(false);
+    // One screen where beta and agent are filtered out and alpha stays (a frame can arrive in pieces).
+    await a1.waitForScreen(
+      (lines) => {
+        const rows = lines.slice(1);
+        const has = (re: RegExp): boolean => rows.some((row) => re.test(row));
+        return (
+          has(pickerRow('alpha', 'running', l.tabs[1].cwd)) &&
+          !has(pickerRow('beta', 'running', l.tabs[2].cwd)) &&
+          !has(pickerRow('agent', 'running', l.tabs[0].cwd))
+        );
+      },
+      undefined,
+      'beta and agent filtered out, alpha kept',
+    );
     a1.write('\r');
     await waitForStrip(a1, ['agent', 'alpha', 'beta'], 'alpha');
     await waitForGone(a1, pickerRow('alpha', 'running', l.tabs[1].cwd), 'the picker closed');
@@ -229,9 +243,8 @@ describe('the command prompt', () => {
     const [first] = await withTabs(a1, ['agent']);
     await openPrompt(a1);
     a1.write('frobnicate\r');
-    const rows = await waitForBelow(a1, /Unknown command \/frobnicate/, 'the unknown-command error');
-    expect(rows.filter((r) => /frobnicate/.test(r) && /Unknown/.test(r))).toHaveLength(1);
-    expect(rows.some((r) => promptRow('/frobnicate').test(r))).toBe(true);
+    const rows = await waitForAllBelow(a1, [/Unknown command \/frobnicate/, promptRow('/frobnicate')], 'the unknown-command error under the prompt');
+    expect(rows.slice(1).filter((r) => /frobnicate/.test(r) && /Unknown/.test(r))).toHaveLength(1);
     // Editing clears the error; Esc closes the prompt and nothing ran.
     a1.write(ESC);
     await waitForGone(a1, promptRow('/frobnicate'), 'the prompt closed by Esc');
@@ -304,14 +317,19 @@ describe('the command prompt', () => {
     const a1 = t.attach();
     const [first] = await withTabs(a1, ['agent']);
     await command(a1, 'hotkeys');
-    const rows = await waitForBelow(a1, /Alt\+A +Open a new tab/, 'Alt+A listed with its action');
-    expect(rows.some((r) => /F2 +Rename the viewed tab/.test(r))).toBe(true);
-    expect(rows.some((r) => /Alt\+J +Open the tabs picker · tabsPicker/.test(r))).toBe(true);
+    // A frame can reach the terminal in more than one read: wait until every row asked for is painted.
+    await waitForAllBelow(
+      a1,
+      [/Alt\+A +Open a new tab/, /F2 +Rename the viewed tab/, /Alt\+J +Open the tabs picker · tabsPicker/],
+      'Alt+A, F2 and Alt+J listed with their actions',
+    );
     // Copy mode's keys and the prompt's commands follow, further down.
     a1.write('\x1b[F');
-    const end = await waitForBelow(a1, /\/detach +Detach this client; nothing reaches the tab/, 'the commands at the end');
-    expect(end.some((r) => /Commands \(Alt\+; opens the prompt\)/.test(r))).toBe(true);
-    expect(end.some((r) => /q \/ Esc +Back to live/.test(r))).toBe(true);
+    await waitForAllBelow(
+      a1,
+      [/\/detach +Detach this client; nothing reaches the tab/, /Commands \(Alt\+; opens the prompt\)/, /q \/ Esc +Back to live/],
+      'the copy-mode keys and the commands at the end',
+    );
     a1.write(ESC);
     await waitForGone(a1, /\/detach +Detach this client/, 'the list closed by Esc');
     await probeViewed(a1, first);
