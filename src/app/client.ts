@@ -25,7 +25,7 @@ import { stepTab, jumpTab, moveIndex } from './navigation.js';
 import { fitEnd } from './overlays/text.js';
 import { layoutStrip, hitTest, dropIndexAt, type StripLayout, type StripTarget } from './strip/layout.js';
 import { glyphFor } from './ui/chip.js';
-import { glyphText } from './strip/glyphs.js';
+import { glyphText } from '../status/glyphs.js';
 import { overlaySize, hotkeysPageRows, type Overlay } from './ui/overlayLayout.js';
 import { editPrompt, OPEN_PROMPT } from './overlays/prompt.js';
 import { movePicker, openPicker, setPickerTabs, type PickerTab } from './overlays/picker.js';

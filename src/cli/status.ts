@@ -3,7 +3,8 @@
 import { connectUnix } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
 import { bridgeSchema } from '../protocol/messages.js';
-import { parseBridgeToken, AGENT_STATES } from '../holder/bridge.js';
+import { parseBridgeToken } from '../protocol/bridgeToken.js';
+import { AGENT_STATES } from '../status/agentState.js';
 
 export const STATUS_STATES = AGENT_STATES;
 

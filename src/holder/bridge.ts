@@ -2,7 +2,6 @@
 // session id. Each child incarnation gets its own key, derived from the holder's bridge key, so a
 // token from another tab or an earlier incarnation proves nothing here. No bridge message carries
 // prompt, transcript or terminal text: the schema has no field for it.
-import crypto from 'node:crypto';
 import net from 'node:net';
 import { Connection } from '../protocol/connection.js';
 import { UnixListener } from '../protocol/unixListener.js';
@@ -12,10 +11,9 @@ import { bridgeSchema } from '../protocol/messages.js';
 import { pidMax } from '../proc.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
+import { AGENT_STATES, type AgentState } from '../status/agentState.js';
+import { childBridgeKey } from '../protocol/bridgeToken.js';
 
-/** The states `a1 status` may report (SPEC §8). */
-export const AGENT_STATES = ['working', 'needs-input', 'idle', 'done', 'error', 'heartbeat', 'progress'] as const;
-export type AgentState = (typeof AGENT_STATES)[number];
 
 export interface BridgeReport {
   state: AgentState;
@@ -51,23 +49,6 @@ export function isLaterPid(pid: number, than: number, max: number): boolean {
 export function isLaterReport(a: ReportOrigin, b: ReportOrigin, pidMax: number): boolean {
   if (Math.abs(a.startedAt - b.startedAt) > PID_ORDER_WINDOW_MS) return a.startedAt > b.startedAt;
   return isLaterPid(a.pid, b.pid, pidMax);
-}
-
-/** The key one child incarnation proves: HMAC(holder's bridge key, child incarnation). */
-export function childBridgeKey(bridgeKey: Buffer, childInc: string): Buffer {
-  return crypto.createHmac('sha256', bridgeKey).update('a1 bridge child\0').update(childInc).digest();
-}
-
-/** `A1_BRIDGE_TOKEN`: the child incarnation and its key, which `a1 status` splits again. */
-export function bridgeToken(bridgeKey: Buffer, childInc: string): string {
-  return `${childInc}.${childBridgeKey(bridgeKey, childInc).toString('base64url')}`;
-}
-
-export function parseBridgeToken(token: string): { childInc: string; key: Buffer } | null {
-  const dot = token.lastIndexOf('.');
-  if (dot <= 0) return null;
-  const key = Buffer.from(token.slice(dot + 1), 'base64url');
-  return key.length === 32 ? { childInc: token.slice(0, dot), key } : null;
 }
 
 /** A hook names at most its shell's parent and grandparent. */

@@ -5,6 +5,7 @@
 import type { IDisposable, Terminal } from '@xterm/headless';
 import { extractBufferLine } from '../surface/extract.js';
 import type { Row } from '../surface/types.js';
+import type { CellMatch, HistoryPage, SearchResult } from '../protocol/history.js';
 
 /** A page holds at most this many lines: a few screens, enough to page ahead of a reader, while
  * one reply (a few tens of KB) never holds up the surface frames on the same lane for long. */
@@ -14,18 +15,6 @@ export const HISTORY_PAGE_MAX_LINES = 200;
 export const SEARCH_MAX_MATCHES = 5_000;
 /** Longer search text is cut to this: nobody types more, and it bounds the work per line. */
 export const SEARCH_TEXT_MAX_CHARS = 256;
-
-export interface HistoryPage {
-  /** Lines in the buffer now: a client can go back to line 0 and forward to `total - 1`. */
-  total: number;
-  from: number;
-  /** Lines `from .. from + lines.length - 1`; each row's `y` is its line number. */
-  lines: Row[];
-  /** Line numbers (within the page) that continue the line before them (soft wraps). */
-  wrapped: number[];
-  /** The page is of the alternate screen, which has no scrollback. */
-  alt: boolean;
-}
 
 /** Lines `from .. from + count - 1` of the active buffer, clamped to what exists and to the cap. */
 export function readHistoryPage(term: Terminal, from: number, count: number): HistoryPage {
@@ -84,18 +73,6 @@ export function scanLines(
     }
   }
   return { hits, truncated: false };
-}
-
-/** A match in cells: the client highlights columns `col .. col + len - 1` of `line`. */
-export interface CellMatch {
-  line: number;
-  col: number;
-  len: number;
-}
-
-export interface SearchResult {
-  matches: CellMatch[];
-  truncated: boolean;
 }
 
 /** Searches the active buffer's text; `from` defaults to the first line (forward) or the last. */

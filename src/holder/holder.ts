@@ -24,7 +24,8 @@ import { isChildOnly } from '../input/kittyKeys.js';
 import type { InputEvent } from '../input/events.js';
 import { InputGate, type Admission, type InputBatch, type InputPart } from './inputGate.js';
 import { PtyWriter } from './ptyWriter.js';
-import { BridgeListener, bridgeToken, type BridgeReport } from './bridge.js';
+import { BridgeListener, type BridgeReport } from './bridge.js';
+import { bridgeToken } from '../protocol/bridgeToken.js';
 import { planRetirement, sessionMembers } from '../lifecycle/retirement.js';
 import { executeTermination, realTerminateIO, type TerminateIO } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
@@ -35,7 +36,7 @@ import { parseResumeAuthority, resumeArgvAt, type ResumeAuthority } from '../lif
 import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, reduceStatus, type AgentPhase, type StatusEvent, type StatusState } from '../status/model.js';
 import { keyNamesOf, keyRulesFor } from '../status/agentKeys.js';
 import { NO_PROMPT, lostPrompt, nextIncarnation, promptRulesFor, reducePrompt, touchesInput, type PromptEvent, type PromptState } from './pendingPrompt.js';
-import type { Glyph } from '../app/strip/glyphs.js';
+import type { Glyph } from '../status/glyphs.js';
 import { FrameClock } from './frameClock.js';
 import { DroppedLines, readHistoryPage, searchBuffer } from './history.js';
 import { parseOsc52 } from './clipboard.js';

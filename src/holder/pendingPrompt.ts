@@ -29,7 +29,7 @@
 //   again); any submission or edit away from it means the user decided.
 import type { InputEvent } from '../input/events.js';
 import type { AgentPhase } from '../status/model.js';
-import type { AgentState } from './bridge.js';
+import type { AgentState } from '../status/agentState.js';
 import { graphemeSegmenter } from '../graphemes.js';
 
 /** A line longer than this is not followed: the default input bound (SPEC §12), and more than any

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { lockHolder } from '../store/lockHolder.js';
+import { lockHolder } from '../lockHolder.js';
 
 /** The random wait before a holder starts a replacement server (SPEC §15). */
 export const SERVER_RESTART_DELAY_MIN_MS = 1_000;

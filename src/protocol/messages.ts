@@ -4,7 +4,7 @@
 import { defineSchema } from './schema.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
-import type { HistoryPage, SearchResult } from '../holder/history.js';
+import type { HistoryPage, SearchResult } from './history.js';
 
 /** Control plane: client ⇄ server. */
 export const controlSchema = defineSchema({
@@ -147,7 +147,7 @@ export interface ListingEntry {
   childPid: number | null;
   /** The agent the tab runs (its kind from the config or from its reports), or null for a shell. */
   agent: { kind: string; state: string | null; sessionId: string | null } | null;
-  /** The chip's glyph (src/app/strip/glyphs.ts), null when nobody knows it (no server). */
+  /** The chip's glyph (src/status/glyphs.ts), null when nobody knows it (no server). */
   glyph: string | null;
   /** Why the tab wants its user: needs-input (?), done (✓), error (✗), else null. */
   attention: 'needs-input' | 'done' | 'error' | null;

@@ -1,7 +1,7 @@
 // Idleness decisions (SPEC §10), pure so they can be tested with a fake clock: which tabs the
 // server puts to sleep, and when the server itself exits. The server feeds them facts once per
 // idle check and carries out what they return.
-import type { Glyph } from '../app/strip/glyphs.js';
+import type { Glyph } from '../status/glyphs.js';
 
 /** What the server knows about one tab at one idle check. */
 export interface TabIdleFacts {

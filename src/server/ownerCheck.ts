@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isLiveProcess, signalVerified } from '../proc.js';
 import { writerLockPath } from '../store/layout.js';
-import { lockHolder } from '../store/lockHolder.js';
+import { lockHolder } from '../lockHolder.js';
 import { Registry, WriterLease, type WriterRecord } from '../store/registry.js';
 
 export class RecoveryBlockedError extends Error {

@@ -30,7 +30,7 @@ import type { ProcessRef } from '../lifecycle/retirement.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { pruneRecoveryFiles } from '../holder/recovery.js';
 import { FencedError } from '../store/errors.js';
-import { lockHolder } from '../store/lockHolder.js';
+import { lockHolder } from '../lockHolder.js';
 import { writerLockPath } from '../store/layout.js';
 import { boot, step, HOLDER_HEARTBEAT_MS, orderedIds, sessionHolder, type CoreEvent, type CoreState, type CoreTab, type Effect, type Reply, type Request, type StepResult } from './core/index.js';
 import { HolderIO, type SpawnPlan } from './holderIO.js';

@@ -25,7 +25,7 @@
 // model request that failed is PostModelRequest with status "failed" → error; "completed" → working.
 // Codex notify (event "notify"; the JSON is notify's last argument): type "agent-turn-complete" →
 // done for "thread-id", applied only when that thread is the tab's session; other types → ignored.
-import type { AgentState } from '../holder/bridge.js';
+import type { AgentState } from './agentState.js';
 
 export const HOOK_AGENTS = ['claude', 'codex'] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];

@@ -26,8 +26,8 @@
 //   counted, and once the bridge is back it is counted from then (SPEC §10).
 // - stalled (⧗) while working with no working/progress report (or approve) for stallMs.
 // - Precedence: process fact > unresponsive > the agent's phase (stalled refines working).
-import type { Glyph } from '../app/strip/glyphs.js';
-import type { AgentState } from '../holder/bridge.js';
+import type { Glyph } from './glyphs.js';
+import type { AgentState } from './agentState.js';
 import { DIALOG_OPENED, answerKey, type AgentKeyRules, type DialogState } from './agentKeys.js';
 
 /** SPEC §10: a child that reports over the bridge and misses heartbeats this long is unresponsive. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { CHIP_MAX_COLUMNS } from '../../src/app/strip/layout.js';
 import { EDITOR_MAX_COLUMNS, EDITOR_MIN_COLUMNS, editorView, editorWidth } from '../../src/app/strip/editor.js';
-import { GLYPHS, GLYPH_FRAMES, SPINNER_FRAMES, glyphText, type Glyph } from '../../src/app/strip/glyphs.js';
+import { GLYPHS, GLYPH_FRAMES, SPINNER_FRAMES, glyphText, type Glyph } from '../../src/status/glyphs.js';
 import {
   DEFAULT_EMPTY_HINT, dropIndexAt, hitTest, layoutStrip, type StripInput, type StripItem, type StripLayout, type StripTab,
 } from '../../src/app/strip/layout.js';

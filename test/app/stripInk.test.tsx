@@ -8,7 +8,7 @@ import { Strip } from '../../src/app/ui/Strip.js';
 import { layoutStrip, type StripInput, type StripTab } from '../../src/app/strip/layout.js';
 import { renderStripText } from '../../src/app/strip/render.js';
 import type { Theme } from '../../src/config.js';
-import type { Glyph } from '../../src/app/strip/glyphs.js';
+import type { Glyph } from '../../src/status/glyphs.js';
 
 // Ink colours through chalk, whose level comes from the environment the tests run in; pin it
 // to basic colours (the instance is Ink's own) so the frames are the same everywhere.

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { e2e, listing, logEntries, PROMPT_SEEN, serverPids, stateDir, type E2E } from './harness.js';
 import { readDiskRegistry, spawnServer, type ServerProcess } from './serverProcess.js';
-import { lockHolder } from '../../src/store/lockHolder.js';
+import { lockHolder } from '../../src/lockHolder.js';
 import { isAlive, killTracked } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, afterEach } from 'vitest';
-import { SPINNER_FRAMES } from '../../src/app/strip/glyphs.js';
+import { SPINNER_FRAMES } from '../../src/status/glyphs.js';
 import { e2e, listing, PROMPT_SEEN, tabId, waitForListing, waitForStrip, type E2E } from './harness.js';
 import {
   agentStarts,

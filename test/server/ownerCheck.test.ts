@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { leaseAtStart, ownerState } from '../../src/server/ownerCheck.js';
-import { lockHolder } from '../../src/store/lockHolder.js';
+import { lockHolder } from '../../src/lockHolder.js';
 import { Registry, WriterLease } from '../../src/store/registry.js';
 
 const owner = { pid: 4242, startTime: '99', epoch: 3 };

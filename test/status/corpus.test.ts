@@ -3,7 +3,7 @@
 // reportForHook + reduceStatus + glyphOf, and each step's glyph is compared with the expected one.
 //
 // A file: { "description", "agent": "claude" | "codex", "steps": [step] }. A step has exactly one
-// action and an "expect" glyph (src/app/strip/glyphs.ts), checked after the action:
+// action and an "expect" glyph (src/status/glyphs.ts), checked after the action:
 //   { "hook": { "event": "PreToolUse", "payload": {...} } }   what the agent's hook would report
 //   { "status": "heartbeat" | "progress" | ... }              a direct `a1 status <state>`
 //   { "input": "esc" | "ctrl-c" | "enter" | "tab" | "up" | "down" | "text" | one character }
@@ -20,8 +20,8 @@ import { describe, it, expect } from 'vitest';
 import { reportForHook, HOOK_AGENTS, type HookAgent } from '../../src/status/hookEvents.js';
 import { INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, reduceStatus, type ProcessFact, type StatusEvent, type StatusState } from '../../src/status/model.js';
 import { keyRulesFor } from '../../src/status/agentKeys.js';
-import { GLYPHS, type Glyph } from '../../src/app/strip/glyphs.js';
-import { AGENT_STATES, type AgentState } from '../../src/holder/bridge.js';
+import { GLYPHS, type Glyph } from '../../src/status/glyphs.js';
+import { AGENT_STATES, type AgentState } from '../../src/status/agentState.js';
 
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/agent-transitions');
 /** The config default for tabsStallNoticeSeconds (SPEC §10). */

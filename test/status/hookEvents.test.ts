@@ -3,7 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { reportForHook, HOOK_AGENTS, type HookAgent } from '../../src/status/hookEvents.js';
-import { AGENT_STATES } from '../../src/holder/bridge.js';
+import { AGENT_STATES } from '../../src/status/agentState.js';
 
 const SID = '3f6c2a1e-9b7d-4c55-8e0a-2d1f4b6a7c90';
 const SECRET = 'PLACEHOLDER-PROMPT-TEXT-never-copied';

@@ -7,8 +7,8 @@ import {
   type ProcessFact, type StatusEvent, type StatusState,
 } from '../../src/status/model.js';
 import { keyRulesFor } from '../../src/status/agentKeys.js';
-import { GLYPHS, type Glyph } from '../../src/app/strip/glyphs.js';
-import { AGENT_STATES, type AgentState } from '../../src/holder/bridge.js';
+import { GLYPHS, type Glyph } from '../../src/status/glyphs.js';
+import { AGENT_STATES, type AgentState } from '../../src/status/agentState.js';
 
 const STALL_MS = 300_000;
 const clockAt = (now: number) => ({ now, unresponsiveMs: UNRESPONSIVE_AFTER_MS, stallMs: STALL_MS });

@@ -2,7 +2,7 @@
 // tabs and the pointer/editor state to positioned items on one row that never wraps, plus the
 // inverse questions the mouse asks (what is under column x, where would a drop at x land).
 import { editorView, editorWidth } from './editor.js';
-import { glyphText, type Glyph } from './glyphs.js';
+import { glyphText, type Glyph } from '../../status/glyphs.js';
 import { clipToWidth, textWidth } from './width.js';
 
 /** Chips are at most 20 columns wide, so a strip of several stays readable (SPEC §8). */

@@ -3,7 +3,7 @@
 import React from 'react';
 import { Box, Text, type TextProps } from 'ink';
 import type { Theme } from '../../config.js';
-import type { Glyph } from '../strip/glyphs.js';
+import type { Glyph } from '../../status/glyphs.js';
 import type { StripItem, StripLayout } from '../strip/layout.js';
 
 export interface StripProps {

@@ -1,7 +1,7 @@
 // Which glyph a tab's chip shows (SPEC §8), from structured state only: the holder's status
 // model when the tab has a holder, else its lifecycle.
 import type { TabInfo } from '../../protocol/messages.js';
-import { GLYPHS, type Glyph } from '../strip/glyphs.js';
+import { GLYPHS, type Glyph } from '../../status/glyphs.js';
 
 export function glyphFor(tab: TabInfo): Glyph {
   // A sleeping tab has no holder to ask; otherwise the holder's status model decides (SPEC §8).

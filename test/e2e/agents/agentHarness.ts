@@ -60,7 +60,7 @@ export async function newAgentTab(w: AgentWorld, kind: AgentName, name: string):
   return r.stdout.trim();
 }
 
-/** What a chip's glyph means, as src/app/strip/glyphs.ts draws it. */
+/** What a chip's glyph means, as src/status/glyphs.ts draws it. */
 export type ChipGlyph = 'none' | 'spinning' | 'needsInput' | 'done' | 'error' | 'suspended' | 'unresponsive' | 'stalled';
 const GLYPH_OF: Readonly<Record<string, ChipGlyph>> = { '?': 'needsInput', '✓': 'done', '✗': 'error', '◌': 'suspended', '!': 'unresponsive', '⧗': 'stalled' };
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
