@@ -21,12 +21,17 @@ export interface ConnectionOptions {
 
 type CloseListener = (reason?: Error) => void;
 
-export class Connection {
+/**
+ * `In`: the messages this side receives; `Out`: the ones it sends (the plane's direction, e.g.
+ * ControlToServer / ControlToClient in src/protocol/messages.ts). Both are checked against the
+ * schema at run time; the types say which of them each side handles.
+ */
+export class Connection<In extends Message = Message, Out extends Message = Message> {
   readonly #socket: net.Socket;
   readonly #schema: Schema;
   readonly #maxFrameBytes: number;
   readonly #decoder: FrameDecoder;
-  readonly #messageListeners = new Set<(msg: Message) => void>();
+  readonly #messageListeners = new Set<(msg: In) => void>();
   readonly #closeListeners = new Set<CloseListener>();
   readonly #drainListeners = new Set<() => void>();
   readonly #skipListeners = new Set<() => void>();
@@ -67,7 +72,7 @@ export class Connection {
    * Writes one frame. Sending on a closed connection does nothing (its close is already being
    * reported); an invalid or oversize message is a bug in the caller and throws ProtocolError.
    */
-  send(msg: Message): void {
+  send(msg: Out): void {
     const checked = validateMessage(this.#schema, msg);
     if (checked instanceof ProtocolError) throw checked;
     const frame = encodeFrame(msg, this.#maxFrameBytes);
@@ -80,7 +85,7 @@ export class Connection {
    * and delivered (asynchronously) to the next listener, so a caller may subscribe after an
    * await without losing what came in meanwhile. Returns an unsubscribe function.
    */
-  onMessage(fn: (msg: Message) => void): () => void {
+  onMessage(fn: (msg: In) => void): () => void {
     this.#messageListeners.add(fn);
     if (this.#inbox.length > 0) queueMicrotask(() => this.#deliver());
     return () => {
@@ -164,7 +169,8 @@ export class Connection {
     let next = 0;
     try {
       while (next < inbox.length && this.#messageListeners.size > 0 && !this.closed) {
-        const msg = inbox[next++];
+        // Validated against the schema on decode (FrameDecoder): it is one of the schema's messages.
+        const msg = inbox[next++] as In;
         for (const fn of [...this.#messageListeners]) fn(msg);
       }
     } finally {
@@ -201,12 +207,12 @@ export class Connection {
  * Connects to a Unix socket. Rejects with the socket's own error, so `ENOENT` and
  * `ECONNREFUSED` stay recognisable by `.code`, or with ProtocolError 'timeout'.
  */
-export function connectUnix(
+export function connectUnix<In extends Message = Message, Out extends Message = Message>(
   path: string,
   schema: Schema,
   timeoutMs: number = CONNECT_TIMEOUT_MS,
   opts: ConnectionOptions = {},
-): Promise<Connection> {
+): Promise<Connection<In, Out>> {
   return new Promise((resolve, reject) => {
     const socket = net.createConnection({ path });
     const timer = setTimeout(() => {
@@ -222,7 +228,7 @@ export function connectUnix(
     socket.once('connect', () => {
       clearTimeout(timer);
       socket.removeListener('error', onError);
-      resolve(new Connection(socket, schema, opts));
+      resolve(new Connection<In, Out>(socket, schema, opts));
     });
   });
 }

@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import type { Connection } from './connection.js';
 import { isProtocolErrorCode, ProtocolError } from './errors.js';
-import { defineSchema, mergeSchemas, type Message, type Schema } from './schema.js';
+import { defineSchema, mergeSchemas, type MessageOf, type Schema } from './schema.js';
 
 /** Bumped when the wire format changes incompatibly; peers of different generations never talk. */
 export const PROTOCOL_GENERATION = 1;
@@ -35,35 +35,12 @@ export const handshakeSchema = defineSchema({
   reject: { code: 'string', message: 'string' },
 });
 
-export interface HelloMessage extends Message {
-  t: 'hello';
-  gen: number;
-  role: string;
-  nonce: Uint8Array;
-  methods: string[];
-}
-
-/** The connector's answer; fields beyond these are the connector's `extra` (e.g. a ticket). */
-export interface AuthMessage extends Message {
-  t: 'auth';
-  gen: number;
-  role: string;
-  proof: Uint8Array;
-  nonce: Uint8Array;
-  methods: string[];
-}
-
-interface WelcomeMessage extends Message {
-  t: 'welcome';
-  proof: Uint8Array;
-  methods: string[];
-}
-
-interface RejectMessage extends Message {
-  t: 'reject';
-  code: string;
-  message: string;
-}
+/** The handshake's messages, derived from its schema. */
+export type HandshakeMessage = MessageOf<typeof handshakeSchema>;
+export type HelloMessage = Extract<HandshakeMessage, { t: 'hello' }>;
+/** The connector's answer; fields beyond these are the connector's `extra` (e.g. a ticket), which
+ * the acceptor's `keyFor` checks. */
+export type AuthMessage = Extract<HandshakeMessage, { t: 'auth' }> & { readonly [extra: string]: unknown };
 
 const withHandshakeCache = new WeakMap<Schema, Schema>();
 
@@ -116,7 +93,7 @@ export function acceptHandshake(conn: Connection, opts: AcceptOptions): Promise<
     conn.send({ t: 'hello', gen: PROTOCOL_GENERATION, role: opts.role, nonce, methods: opts.methods });
     return (msg) => {
       if (msg.t !== 'auth') return step.fail(new ProtocolError('handshake', 'The peer did not answer the hello with auth.'));
-      const auth = msg as AuthMessage;
+      const auth: AuthMessage = msg;
       if (auth.gen !== PROTOCOL_GENERATION) return step.fail(generationMismatch(auth.gen));
       if (auth.nonce.length !== NONCE_BYTES) return step.fail(new ProtocolError('handshake', 'The peer sent a nonce of the wrong size.'));
       let key: Buffer | ProtocolError;
@@ -142,7 +119,7 @@ export function connectHandshake(conn: Connection, opts: ConnectOptions): Promis
   return runHandshake<ConnectedPeer>(conn, opts.timeoutMs, (step) => (msg) => {
     if (!hello) {
       if (msg.t !== 'hello') return step.fail(new ProtocolError('handshake', 'The peer did not start with hello.'));
-      const h = msg as HelloMessage;
+      const h = msg;
       if (h.gen !== PROTOCOL_GENERATION) return step.fail(generationMismatch(h.gen));
       if (h.nonce.length !== NONCE_BYTES) return step.fail(new ProtocolError('handshake', 'The peer sent a nonce of the wrong size.'));
       hello = h;
@@ -158,7 +135,7 @@ export function connectHandshake(conn: Connection, opts: ConnectOptions): Promis
       return;
     }
     if (msg.t !== 'welcome') return step.fail(new ProtocolError('handshake', 'The peer did not answer auth with welcome.'));
-    const welcome = msg as WelcomeMessage;
+    const welcome = msg;
     if (!proofMatches(welcome.proof, prove(opts.key, WELCOME_LABEL, hello.nonce, nonce))) {
       return step.fail(new ProtocolError('auth', "The peer's credential proof did not verify."));
     }
@@ -177,10 +154,13 @@ interface Step<T> {
  * and returns the handler for the peer's messages.
  */
 function runHandshake<T>(
-  conn: Connection,
+  connection: Connection,
   timeoutMs: number = HANDSHAKE_TIMEOUT_MS,
-  start: (step: Step<T>) => (msg: Message) => void,
+  start: (step: Step<T>) => (msg: HandshakeMessage) => void,
 ): Promise<T> {
+  // Until it settles, the connection speaks only the handshake (every plane's schema includes it,
+  // src/protocol/connection.ts, and anything else fails the handshake below).
+  const conn = connection as unknown as Connection<HandshakeMessage, HandshakeMessage>;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const settle = (): void => {
@@ -206,10 +186,10 @@ function runHandshake<T>(
       fail: (error) => end(error, true),
     };
     const timer = setTimeout(() => step.fail(new ProtocolError('timeout', 'The peer did not complete the handshake in time.')), timeoutMs);
-    let handle: ((msg: Message) => void) | null = null;
+    let handle: ((msg: HandshakeMessage) => void) | null = null;
     const offMessage = conn.onMessage((msg) => {
       if (settled || !handle) return;
-      if (msg.t === 'reject') end(rejectedByPeer(msg as RejectMessage), false);
+      if (msg.t === 'reject') end(rejectedByPeer(msg), false);
       else handle(msg);
     });
     // Before the handshake ends both sides speak only its messages: anything else is a broken peer.
@@ -241,7 +221,7 @@ function generationMismatch(peerGeneration: number): ProtocolError {
   );
 }
 
-function rejectedByPeer(msg: RejectMessage): ProtocolError {
+function rejectedByPeer(msg: Extract<HandshakeMessage, { t: 'reject' }>): ProtocolError {
   const code = isProtocolErrorCode(msg.code) ? msg.code : 'handshake';
   return new ProtocolError(code, msg.message.slice(0, MAX_REJECT_MESSAGE_CHARS));
 }

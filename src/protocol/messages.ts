@@ -1,7 +1,7 @@
 // Every message of every plane, declared once. Field specs are checked on decode
 // (src/protocol/schema.ts); payload shapes that are richer than a field spec are typed here
 // and checked by the code that consumes them.
-import { defineSchema } from './schema.js';
+import { defineSchema, type MessageOf } from './schema.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
 import type { HistoryPage, SearchResult } from './history.js';
@@ -132,10 +132,55 @@ export interface TabInfo {
   glyph?: string;
 }
 
-export type SurfaceMsg = { t: 'surface'; patch: SurfacePatch };
-export type InputMsg = { t: 'input'; rev: number; events: InputEvent[] };
-export type HistoryPageMsg = { t: 'historyPage'; reqId: number; dropped: number } & HistoryPage;
-export type SearchResultMsg = { t: 'searchResult'; reqId: number; total: number; dropped: number } & SearchResult;
+// ---- the typed wire: each plane's messages derived from its schema, split by direction ----
+
+/** Every control-plane message; `tabs`, the tab and the reply's result are refined. */
+export type ControlMessage = MessageOf<
+  typeof controlSchema,
+  {
+    snapshot: { tabs: TabInfo[] };
+    tab: { tab: TabInfo };
+    tabStatus: { tab: TabInfo };
+    tabs: { tabs: TabInfo[] };
+    reply: { result?: unknown; error?: ReplyError | null };
+  }
+>;
+/** What a client sends on the control plane; the server sends the rest. */
+export const CONTROL_TO_SERVER = ['subscribe', 'request'] as const;
+export type ControlToServer = Extract<ControlMessage, { t: (typeof CONTROL_TO_SERVER)[number] }>;
+export type ControlToClient = Exclude<ControlMessage, ControlToServer>;
+
+/** Every server ⇄ holder message; the holder's state is refined. */
+export type HolderLinkMessage = MessageOf<typeof holderSchema, { state: { state: HolderState } }>;
+/** What the server sends a holder; the holder sends the rest. */
+export const SERVER_TO_HOLDER = ['epoch', 'setController', 'terminate', 'restartChild', 'setResume', 'ping'] as const;
+export type ToHolder = Extract<HolderLinkMessage, { t: (typeof SERVER_TO_HOLDER)[number] }>;
+export type FromHolder = Exclude<HolderLinkMessage, ToHolder>;
+
+/** Every data-plane message; the patch, the state, the input events and the pages are refined. */
+export type DataMessage = MessageOf<
+  typeof dataSchema,
+  {
+    surface: { patch: SurfacePatch };
+    state: { state: HolderState };
+    input: { events: InputEvent[] };
+    historyPage: Pick<HistoryPage, 'lines' | 'wrapped'>;
+    searchResult: { matches: SearchResult['matches'] };
+  }
+>;
+/** What a client sends a holder on the data plane; the holder sends the rest. */
+export const CLIENT_TO_HOLDER = ['attach', 'input', 'resize', 'history', 'search'] as const;
+export type DataToHolder = Extract<DataMessage, { t: (typeof CLIENT_TO_HOLDER)[number] }>;
+export type DataToClient = Exclude<DataMessage, DataToHolder>;
+
+export type BridgeMessage = MessageOf<typeof bridgeSchema>;
+/** What a child's `a1 status` sends its holder; the holder answers with the rest. */
+export const CHILD_TO_HOLDER = ['status'] as const;
+export type BridgeToHolder = Extract<BridgeMessage, { t: (typeof CHILD_TO_HOLDER)[number] }>;
+export type BridgeToChild = Exclude<BridgeMessage, BridgeToHolder>;
+
+export type HistoryPageMsg = Extract<DataMessage, { t: 'historyPage' }>;
+export type SearchResultMsg = Extract<DataMessage, { t: 'searchResult' }>;
 
 /** One row of `a1 tabs --json` (SPEC §15, listing format, plus the agent's status: issue 14). */
 export interface ListingEntry {

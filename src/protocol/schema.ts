@@ -19,6 +19,52 @@ export interface Message {
   [field: string]: unknown;
 }
 
+// ---- message types derived from a schema (issue 17: the declared schema is the wire's type) ----
+
+/** The value a field spec admits. `object` and `any` are refined per message where the schema is
+ * too coarse (see MessageOf), and the consumer checks the refinement, as before. */
+interface FieldValues {
+  string: string;
+  number: number;
+  int: number;
+  boolean: boolean;
+  bytes: Uint8Array;
+  any: unknown;
+  'string[]': string[];
+  object: Record<string, unknown>;
+}
+
+type ValueOf<S> = S extends `${infer B extends FieldType}?` ? FieldValues[B] | null | undefined : S extends FieldType ? FieldValues[S] : never;
+type Absent<S> = S extends `${string}?` ? true : S extends 'any' ? true : false;
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** The fields of one message type: a `?` (or `any`) field may be left out. */
+export type FieldsOf<F> = Flat<
+  { -readonly [K in keyof F as Absent<F[K]> extends true ? never : K]: ValueOf<F[K]> } & {
+    -readonly [K in keyof F as Absent<F[K]> extends true ? K : never]?: ValueOf<F[K]>;
+  }
+>;
+
+/**
+ * The union of a schema's messages, discriminated by `t`. `Refine` gives, per type, the richer
+ * shapes of fields the schema can only call `object` or `any` (a patch, a tab, a list).
+ */
+export type MessageOf<S extends Schema, Refine = {}> = {
+  [T in keyof S & string]: Flat<
+    { t: T } & (T extends keyof Refine ? Omit<FieldsOf<S[T]>, keyof Refine[T]> & Refine[T] : FieldsOf<S[T]>)
+  >;
+}[keyof S & string];
+
+/**
+ * For the default of an exhaustive `switch (m.t)`: `m` is `never` when every type is handled, so
+ * a type added to the schema and not handled is a compile error. At run time it does nothing: a
+ * message of a type the side does not expect here (a handshake message after the handshake) is
+ * the peer's mistake and is ignored, as an unknown type is.
+ */
+export function unhandled(m: never): void {
+  void m;
+}
+
 const CHECKS: Record<FieldType, (value: unknown) => boolean> = {
   string: (v) => typeof v === 'string',
   number: (v) => typeof v === 'number' && Number.isFinite(v),
