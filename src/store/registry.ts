@@ -1,17 +1,18 @@
 // The profile's registry (SPEC §5): one SQLite database in WAL mode, written only by the holder
 // of the writer lease, every mutation one transaction fenced by the epoch that writer started.
+// Beside it: connections.ts opens the writer's connection, readOnly.ts reads without the lease,
+// queries.ts holds the meta and tab reads both use.
 
-import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { FencedError, RegistryUnreadableError, ReservedMetaKeyError, TabNotFoundError } from './errors.js';
+import type Database from 'better-sqlite3';
+import { FencedError, ReservedMetaKeyError, TabNotFoundError } from './errors.js';
 import { crashPoint, type RegistryMutation } from '../crashPoints.js';
-import { ensurePrivateFile, PRIVATE_FILE_MODE } from './files.js';
+import { openWriterConnection } from './connections.js';
 import { writeGeneration } from './generations.js';
-import { removeStaleScratch } from './integrity.js';
-import { backupsPath, registryPath, WAL_SUFFIXES } from './layout.js';
+import { backupsPath } from './layout.js';
 import type { WriterLease } from './lease.js';
-import { recoverRegistry, type Recovery } from './recovery.js';
+import { bumpRevision, readCounter, readMeta, readTab, readTabs, writeMeta } from './queries.js';
+import { openReadOnlyRegistry, readRecordedWriter, type ReadonlyRegistry, type WriterRecord } from './readOnly.js';
 import {
   deleteResumeRecordsById,
   insertHistory,
@@ -22,8 +23,8 @@ import {
   type HistoryReason,
   type ResumeRecord,
 } from './records.js';
-import { META, migrate, RESERVED_META_KEYS, schemaVersionOf, WRITER_LEASE_NAME } from './schema.js';
-import { columnsToTab, FIELD_COLUMNS, patchToColumns, tabToColumns, type TabColumns, type TabPatch, type TabRow } from './tabRow.js';
+import { META, RESERVED_META_KEYS, WRITER_LEASE_NAME } from './schema.js';
+import { FIELD_COLUMNS, patchToColumns, tabToColumns, type TabPatch, type TabRow } from './tabRow.js';
 
 export { BACKUP_GENERATIONS, BackupFailedError } from './generations.js';
 export { WriterLease } from './lease.js';
@@ -37,95 +38,7 @@ export {
 } from './errors.js';
 export type { Lifecycle, NameSource, TabRow } from './tabRow.js';
 export type { HistoryEntry, HistoryReason, RecordOrigin, ResumeRecord } from './records.js';
-
-/**
- * How long a statement waits for another connection's lock: a read-only `a1 tabs` may meet the
- * writer's checkpoint, and a new writer may meet a dying one's last commit. Both are over in
- * milliseconds; a few seconds absorbs a stalled disk without hanging a command for long.
- */
-const REGISTRY_BUSY_TIMEOUT_MS = 5_000;
-
-/** The process the `leases` row names as the writer, and the epoch it started. */
-export interface WriterRecord {
-  pid: number;
-  startTime: string;
-  epoch: number;
-}
-
-export interface ReadonlyRegistry {
-  listTabs(): TabRow[];
-  readonly revision: number;
-  readonly epoch: number;
-  getMeta(key: string): string | null;
-  listResumeRecords(): ResumeRecord[];
-  /** Newest first. */
-  listHistory(limit?: number): HistoryEntry[];
-  close(): void;
-}
-
-/** The schema version that added resume_records and history; an older file has neither yet. */
-const RECORDS_SCHEMA_VERSION = 3;
-
-/**
- * Connections this module has open, per registry file, in this process. The integrity check
- * copies the file, and closing that copy's descriptor would drop the POSIX locks of a live
- * connection to it here (see files.ts), so a file already open in this process is not re-checked:
- * a live connection is using it.
- */
-const openHere = new Map<string, number>();
-
-function noteOpened(file: string): () => void {
-  openHere.set(file, (openHere.get(file) ?? 0) + 1);
-  let closed = false;
-  return () => {
-    if (closed) return;
-    closed = true;
-    const left = (openHere.get(file) ?? 1) - 1;
-    if (left === 0) openHere.delete(file);
-    else openHere.set(file, left);
-  };
-}
-
-const ORDERED_TABS_SQL = 'SELECT * FROM tabs ORDER BY ord, created_at, id';
-
-function readMeta(db: Database.Database, key: string): string | null {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string | null } | undefined;
-  return row?.value ?? null;
-}
-
-function readCounter(db: Database.Database, key: string): number {
-  return Number(readMeta(db, key) ?? 0);
-}
-
-function writeMeta(db: Database.Database, key: string, value: string): void {
-  db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
-}
-
-function readTabs(db: Database.Database): TabRow[] {
-  return (db.prepare(ORDERED_TABS_SQL).all() as TabColumns[]).map(columnsToTab);
-}
-
-function readTab(db: Database.Database, id: string): TabRow | null {
-  const row = db.prepare('SELECT * FROM tabs WHERE id = ?').get(id) as TabColumns | undefined;
-  return row === undefined ? null : columnsToTab(row);
-}
-
-function bumpRevision(db: Database.Database): number {
-  const revision = readCounter(db, META.revision) + 1;
-  writeMeta(db, META.revision, String(revision));
-  return revision;
-}
-
-/** SQLite creates -wal/-shm with the main file's mode; this repairs files left by an older umask. */
-function chmodCompanions(file: string): void {
-  for (const suffix of WAL_SUFFIXES) {
-    try {
-      fs.chmodSync(file + suffix, PRIVATE_FILE_MODE);
-    } catch {
-      // Not created yet: SQLite will create it with the main file's 0600.
-    }
-  }
-}
+export type { ReadonlyRegistry, WriterRecord } from './readOnly.js';
 
 export class Registry {
   readonly #db: Database.Database;
@@ -151,30 +64,8 @@ export class Registry {
   static open(opts: { stateDir: string; now?: () => number }): { registry: Registry; notices: string[] } {
     const stateDir = path.resolve(opts.stateDir);
     const now = opts.now ?? Date.now;
-    const file = registryPath(stateDir);
-    let recovery: Recovery = { notices: [], epochFloor: null };
-    if (!openHere.has(file)) {
-      removeStaleScratch(stateDir);
-      recovery = recoverRegistry(stateDir, now());
-    }
-    const { notices, epochFloor } = recovery;
-    ensurePrivateFile(file);
-    chmodCompanions(file);
-    const db = new Database(file, { timeout: REGISTRY_BUSY_TIMEOUT_MS });
-    try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
-      migrate(db);
-      if (epochFloor !== null) {
-        db.transaction(() => {
-          if (readCounter(db, META.epoch) < epochFloor) writeMeta(db, META.epoch, String(epochFloor));
-        }).immediate();
-      }
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return { registry: new Registry(db, stateDir, now, noteOpened(file)), notices };
+    const { db, notices, noteClosed } = openWriterConnection(stateDir, now);
+    return { registry: new Registry(db, stateDir, now, noteClosed), notices };
   }
 
   /**
@@ -182,44 +73,7 @@ export class Registry {
    * no writes, no recovery. Null when there is no registry yet. Works beside a live writer.
    */
   static openReadOnly(stateDir: string): ReadonlyRegistry | null {
-    const file = registryPath(path.resolve(stateDir));
-    if (!fs.existsSync(file)) return null;
-    let db: Database.Database;
-    try {
-      db = new Database(file, { readonly: true, fileMustExist: true, timeout: REGISTRY_BUSY_TIMEOUT_MS });
-    } catch (error) {
-      if ((error as { code?: unknown }).code === 'SQLITE_CANTOPEN') return null;
-      throw error;
-    }
-    try {
-      if (schemaVersionOf(db) === 0) {
-        db.close();
-        return null;
-      }
-    } catch (error) {
-      db.close();
-      if (error instanceof Database.SqliteError) throw new RegistryUnreadableError(file);
-      throw error;
-    }
-    const noteClosed = noteOpened(file);
-    // A read-only open cannot migrate: a file no server has opened since an upgrade has no records.
-    const hasRecords = () => schemaVersionOf(db) >= RECORDS_SCHEMA_VERSION;
-    return {
-      listTabs: () => readTabs(db),
-      get revision() {
-        return readCounter(db, META.revision);
-      },
-      get epoch() {
-        return readCounter(db, META.epoch);
-      },
-      getMeta: (key) => readMeta(db, key),
-      listResumeRecords: () => (hasRecords() ? readResumeRecords(db) : []),
-      listHistory: (limit) => (hasRecords() ? readHistory(db, limit) : []),
-      close: () => {
-        if (db.open) db.close();
-        noteClosed();
-      },
-    };
+    return openReadOnlyRegistry(stateDir);
   }
 
   /**
@@ -228,18 +82,7 @@ export class Registry {
    * registry open: closing this connection would drop that one's POSIX locks (see files.ts).
    */
   static recordedWriter(stateDir: string): WriterRecord | null {
-    const file = registryPath(path.resolve(stateDir));
-    if (!fs.existsSync(file)) return null;
-    const db = new Database(file, { readonly: true, fileMustExist: true, timeout: REGISTRY_BUSY_TIMEOUT_MS });
-    try {
-      if (schemaVersionOf(db) === 0) return null;
-      const row = db.prepare('SELECT owner_pid, owner_start, epoch FROM leases WHERE name = ?').get(WRITER_LEASE_NAME) as
-        | { owner_pid: number; owner_start: string; epoch: number }
-        | undefined;
-      return row === undefined ? null : { pid: row.owner_pid, startTime: row.owner_start, epoch: row.epoch };
-    } finally {
-      db.close();
-    }
+    return readRecordedWriter(stateDir);
   }
 
   /**
