@@ -3,7 +3,7 @@
 // own may use none of these keys) and so are the user's key bindings, at launch. The rows are
 // generated from the captures in docs/keys/sources by test/keymap/keyTable.test.ts, which fails
 // when this data, the captures or docs/keys.md drift apart.
-import { KEY_ROWS } from './keyTableRows.js';
+import { KEY_ROWS } from './keyTableRows/index.js';
 
 export const PROGRAMS = {
   claude: 'Claude Code 2.1.328',

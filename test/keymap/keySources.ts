@@ -1,5 +1,5 @@
 // Reads the captures in docs/keys/sources into key table rows: the generator and the drift check
-// of src/keymap/keyTableRows.ts. Kept: keys with Ctrl or Alt, F-keys, Esc, and the Shift keys
+// of src/keymap/keyTableRows/. Kept: keys with Ctrl or Alt, F-keys, Esc, and the Shift keys
 // agents use; plain typing keys never collide with an a1 binding.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -198,6 +198,17 @@ export function transcribedRows(): KeyRow[] {
   return rows;
 }
 
+/** The rows by the reader that gives them, in table order: src/keymap/keyTableRows/ holds a
+ * generated file of each (`name`.ts, exporting `constant`). */
+export const ROW_GROUPS: readonly { name: string; constant: string; rows: () => KeyRow[] }[] = [
+  { name: 'claude', constant: 'CLAUDE_ROWS', rows: claudeRows },
+  { name: 'codex', constant: 'CODEX_ROWS', rows: codexRows },
+  { name: 'bash', constant: 'BASH_ROWS', rows: bashRows },
+  { name: 'zsh', constant: 'ZSH_ROWS', rows: zshRows },
+  { name: 'vim', constant: 'VIM_ROWS', rows: vimRows },
+  { name: 'transcribed', constant: 'TRANSCRIBED_ROWS', rows: transcribedRows },
+];
+
 export function allRows(): KeyRow[] {
-  return [...claudeRows(), ...codexRows(), ...bashRows(), ...zshRows(), ...vimRows(), ...transcribedRows()];
+  return ROW_GROUPS.flatMap((g) => g.rows());
 }

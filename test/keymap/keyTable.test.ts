@@ -7,28 +7,42 @@ import { ACTIONS } from '../../src/keymap/actions.js';
 import { parseKey } from '../../src/keymap/keys.js';
 import { KEY_TABLE, keyUses, firstKey } from '../../src/keymap/keyTable.js';
 import { REPO_ROOT } from '../helpers/pty.js';
-import { allRows } from './keySources.js';
+import { allRows, ROW_GROUPS } from './keySources.js';
 import { renderKeysDoc } from './keysDoc.js';
 
-const ROWS_FILE = path.join(REPO_ROOT, 'src', 'keymap', 'keyTableRows.ts');
+const ROWS_DIR = path.join(REPO_ROOT, 'src', 'keymap', 'keyTableRows');
 const DOC_FILE = path.join(REPO_ROOT, 'docs', 'keys.md');
+const GENERATED = '// Generated from docs/keys/sources by test/keymap/keyTable.test.ts (UPDATE_KEY_TABLE=1); do not edit.';
 
-function rowsSource(): string {
-  const rows = allRows().map((r) => `  ${JSON.stringify(r)},`);
-  return [
-    '// Generated from docs/keys/sources by test/keymap/keyTable.test.ts (UPDATE_KEY_TABLE=1); do not edit.',
-    "import type { KeyRow } from './keyTable.js';",
-    '',
-    'export const KEY_ROWS: readonly KeyRow[] = [',
-    ...rows,
-    '];',
-    '',
-  ].join('\n');
+/** The generated files of src/keymap/keyTableRows/ by name: a file of rows per group, and the
+ * index that joins them in table order (one file of them all would exceed the 400 lines a source file may have). */
+function rowsSources(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const g of ROW_GROUPS) {
+    const rows = g.rows().map((r) => `  ${JSON.stringify(r)},`);
+    files.set(`${g.name}.ts`, [GENERATED, "import type { KeyRow } from '../keyTable.js';", '', `export const ${g.constant}: readonly KeyRow[] = [`, ...rows, '];', ''].join('\n'));
+  }
+  files.set(
+    'index.ts',
+    [
+      GENERATED,
+      "import type { KeyRow } from '../keyTable.js';",
+      ...ROW_GROUPS.map((g) => `import { ${g.constant} } from './${g.name}.js';`),
+      '',
+      `export const KEY_ROWS: readonly KeyRow[] = [${ROW_GROUPS.map((g) => `...${g.constant}`).join(', ')}];`,
+      '',
+    ].join('\n'),
+  );
+  return files;
 }
 
-// Regenerating is a deliberate act (after new captures or actions): both files from the captures.
+// Regenerating is a deliberate act (after new captures or actions): the rows and the page from
+// the captures. A file no group writes any more is removed.
 if (process.env.UPDATE_KEY_TABLE === '1') {
-  fs.writeFileSync(ROWS_FILE, rowsSource());
+  const files = rowsSources();
+  fs.mkdirSync(ROWS_DIR, { recursive: true });
+  for (const name of fs.readdirSync(ROWS_DIR)) if (!files.has(name)) fs.rmSync(path.join(ROWS_DIR, name));
+  for (const [name, text] of files) fs.writeFileSync(path.join(ROWS_DIR, name), text);
   fs.writeFileSync(DOC_FILE, renderKeysDoc(allRows()));
 }
 
@@ -40,7 +54,9 @@ function canonical(descriptor: string): string {
 
 describe('key table', () => {
   it('holds exactly the rows the captures give', () => {
-    expect(fs.readFileSync(ROWS_FILE, 'utf8')).toBe(rowsSource());
+    const files = rowsSources();
+    expect(fs.readdirSync(ROWS_DIR).sort()).toEqual([...files.keys()].sort());
+    for (const [name, text] of files) expect(fs.readFileSync(path.join(ROWS_DIR, name), 'utf8'), name).toBe(text);
   });
 
   it('docs/keys.md is rendered from the table and the declared actions', () => {

@@ -1,0 +1,33 @@
+// Generated from docs/keys/sources by test/keymap/keyTable.test.ts (UPDATE_KEY_TABLE=1); do not edit.
+import type { KeyRow } from '../keyTable.js';
+
+export const TRANSCRIBED_ROWS: readonly KeyRow[] = [
+  {"program":"claude","keys":"alt+b","use":"Move back a word","source":"claude-docs"},
+  {"program":"claude","keys":"alt+f","use":"Move forward a word","source":"claude-docs"},
+  {"program":"claude","keys":"alt+y","use":"Cycle the kill ring after Ctrl+Y","source":"claude-docs"},
+  {"program":"claude","keys":"alt+m","use":"Cycle permission modes (some configurations)","source":"claude-docs"},
+  {"program":"claude","keys":"alt+p","use":"Switch model","source":"claude-docs"},
+  {"program":"claude","keys":"alt+t","use":"Toggle extended thinking","source":"claude-docs"},
+  {"program":"claude","keys":"alt+o","use":"Toggle fast mode","source":"claude-docs"},
+  {"program":"claude","keys":"alt+v","use":"Paste an image (Windows)","source":"claude-docs"},
+  {"program":"claude","keys":"alt+enter","use":"Newline in the prompt (Option+Enter)","source":"claude-docs"},
+  {"program":"claude","keys":"shift+enter","use":"Newline in the prompt","source":"claude-docs"},
+  {"program":"claude","keys":"ctrl+c","use":"Cancel input or generation; twice exits","source":"claude-docs"},
+  {"program":"claude","keys":"ctrl+d","use":"Exit Claude Code","source":"claude-docs"},
+  {"program":"claude","keys":"ctrl+k","use":"Delete to the end of the line","source":"claude-docs"},
+  {"program":"claude","keys":"ctrl+u","use":"Delete the line","source":"claude-docs"},
+  {"program":"claude","keys":"ctrl+b","use":"Background running tasks (tmux users press twice)","source":"claude-docs"},
+  {"program":"claude","keys":"escape escape","use":"Rewind or summarize; clear the input","source":"claude-help"},
+  {"program":"claude","keys":"ctrl+z","use":"Suspend","source":"claude-help"},
+  {"program":"codex","keys":"ctrl+t","use":"Open transcript","source":"codex-shortcuts"},
+  {"program":"codex","keys":"ctrl+space","use":"Start selection (transcript)","source":"codex-shortcuts"},
+  {"program":"codex","keys":"ctrl+home","use":"Transcript top","source":"codex-shortcuts"},
+  {"program":"codex","keys":"ctrl+end","use":"Transcript latest","source":"codex-shortcuts"},
+  {"program":"codex","keys":"alt+<","use":"Transcript top (shift+alt+,)","source":"codex-shortcuts"},
+  {"program":"codex","keys":"alt+>","use":"Transcript latest (shift+alt+.)","source":"codex-shortcuts"},
+  {"program":"codex","keys":"alt+left","use":"Subagents (empty prompt)","source":"codex-shortcuts"},
+  {"program":"codex","keys":"alt+right","use":"Subagents (empty prompt)","source":"codex-shortcuts"},
+  {"program":"codex","keys":"escape escape","use":"Edit the last message","source":"codex-shortcuts"},
+  {"program":"codex","keys":"ctrl+c","use":"Quit","source":"codex-shortcuts"},
+  {"program":"codex","keys":"f2","use":"View warnings","source":"codex-status-line"},
+];
