@@ -84,21 +84,29 @@ export function wordNext(state: CopyModeState): Pos {
   return walkWhile(past, w.next, (q) => w.cls(q) === 0);
 }
 
+/**
+ * One step from `p`, on past blanks, then to the far edge of the run of one class reached: vi's
+ * `e` stepping forward, `b` stepping back.
+ */
+function farEdgeOfNextRun(w: Walker, p: Pos, step: (p: Pos) => Pos | null, blank: (q: Pos) => boolean): Pos {
+  let q = step(p);
+  if (!q) return p;
+  while (blank(q)) {
+    const n = step(q);
+    if (!n) return q;
+    q = n;
+  }
+  const cls = w.cls(q);
+  for (let n = step(q); n && w.cls(n) === cls; n = step(q)) q = n;
+  return q;
+}
+
 /** vi `e`: the end of this word, or of the next one when already at an end. */
 export function wordEnd(state: CopyModeState): Pos {
   const w = walker(state);
   const p = startPos(state);
   if (!p) return state.cursor;
-  let q = w.next(p);
-  if (!q) return p;
-  while (w.cls(q) === 0) {
-    const n = w.next(q);
-    if (!n) return q;
-    q = n;
-  }
-  const cls = w.cls(q);
-  for (let n = w.next(q); n && w.cls(n) === cls; n = w.next(q)) q = n;
-  return q;
+  return farEdgeOfNextRun(w, p, w.next, (q) => w.cls(q) === 0);
 }
 
 /** vi `b` (and emacs `M-b`, which sees only word characters): the start of this or the previous word. */
@@ -106,17 +114,7 @@ export function wordBack(state: CopyModeState, wordCharsOnly: boolean): Pos {
   const w = walker(state);
   const p = startPos(state);
   if (!p) return state.cursor;
-  const blank = (q: Pos) => (wordCharsOnly ? w.cls(q) !== 1 : w.cls(q) === 0);
-  let q = w.prev(p);
-  if (!q) return p;
-  while (blank(q)) {
-    const n = w.prev(q);
-    if (!n) return q;
-    q = n;
-  }
-  const cls = w.cls(q);
-  for (let n = w.prev(q); n && w.cls(n) === cls; n = w.prev(q)) q = n;
-  return q;
+  return farEdgeOfNextRun(w, p, w.prev, (q) => (wordCharsOnly ? w.cls(q) !== 1 : w.cls(q) === 0));
 }
 
 /** emacs `M-f`: just past the end of this or the next run of word characters. */
