@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Registry } from '../../src/store/registry.js';
 import type { ResumeRecord } from '../../src/lifecycle/records.js';
+import type { SessionRow } from '../../src/cli/sessionRows.js';
 import { A1_BIN, REPO_ROOT } from '../helpers/pty.js';
 import { isAlive, pidsWithEnv, startTimeOf } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
@@ -87,19 +88,7 @@ export function agentTranscript(dir: string, sessionId: string): Record<string, 
   return readJsonLines(path.join(dir, `${sessionId}.jsonl`));
 }
 
-/** A row of `a1 sessions --json`. */
-export interface SessionRow {
-  sessionId: string;
-  agent: string;
-  name: string;
-  cwd: string;
-  tabId: string | null;
-  asleep: boolean;
-  state: string;
-  at: number;
-}
-
-/** Runs `a1 sessions --json`; a failure is thrown with what the command printed. */
+/** Runs `a1 sessions --json` (rows as the command declares them); a failure is thrown with what the command printed. */
 export async function sessionsOf(t: E2E): Promise<SessionRow[]> {
   const r = await t.run('sessions', '--json');
   if (r.code !== 0) throw new Error(`a1 sessions --json exited ${r.code}: ${r.stderr.trim()}`);

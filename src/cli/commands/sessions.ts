@@ -2,45 +2,21 @@
 // without a server and starts none.
 import { command } from './entry.js';
 import { formatTable, JSON_OPTION, setup, type Common } from './shared.js';
-
-interface SessionRow {
-  sessionId: string;
-  agent: string;
-  name: string;
-  cwd: string;
-  /** The live tab holding it, when one does. */
-  tabId: string | null;
-  /** The tab holding it sleeps. */
-  asleep: boolean;
-  /** live, quit or sleep (a resume record), or closed, reboot or expired (history). */
-  state: string;
-  at: number;
-}
+import { sessionRows, type SessionRow } from '../sessionRows.js';
 
 /** Resume records and history, newest first, one row per session. */
 async function listSessions(argv: Common & { json?: boolean }): Promise<number> {
   const { paths } = setup(argv);
   const { Registry } = await import('../../store/registry.js');
   const reg = Registry.openReadOnly(paths.stateDir);
-  const rows = new Map<string, SessionRow>();
+  let sessions: SessionRow[] = [];
   if (reg) {
     try {
-      const liveTabs = new Map(reg.listTabs().map((t) => [t.id, t]));
-      const records = reg.listResumeRecords().sort((a, b) => b.capturedAt - a.capturedAt);
-      for (const r of records) {
-        if (rows.has(r.sessionId)) continue;
-        const tab = liveTabs.get(r.tabId);
-        rows.set(r.sessionId, { sessionId: r.sessionId, agent: r.agentKind, name: tab?.name ?? r.name, cwd: r.cwd, tabId: tab ? tab.id : null, asleep: tab?.lifecycle === 'suspended', state: r.origin, at: r.capturedAt });
-      }
-      for (const h of reg.listHistory()) {
-        if (!h.sessionId || rows.has(h.sessionId)) continue;
-        rows.set(h.sessionId, { sessionId: h.sessionId, agent: h.agentKind, name: h.name, cwd: h.cwd, tabId: null, asleep: false, state: h.reason, at: h.at });
-      }
+      sessions = sessionRows(reg.listResumeRecords(), reg.listHistory(), reg.listTabs());
     } finally {
       reg.close();
     }
   }
-  const sessions = [...rows.values()].sort((a, b) => b.at - a.at);
   if (argv.json) {
     process.stdout.write(JSON.stringify({ sessions }) + '\n');
     return 0;
