@@ -50,13 +50,16 @@ export function formatTable(rows: string[][]): string {
 /** Options many commands take. */
 export const JSON_OPTION = { json: { type: 'boolean', describe: 'Print stable JSON' } } as const;
 
-/** Runs `fn` with a connection to the profile's running server, closed after; with none running,
- * says so and exits 0 (nothing to stop). */
-export async function withRunningServer(argv: Common, fn: (server: ServerClient) => Promise<number>): Promise<number> {
+/** Runs `fn` with a connection to the profile's running server, closed after. With none running,
+ * a command that has nothing to do then says so and exits 0; a `required` one (asked to act on a
+ * tab) fails with that sentence. */
+export async function withRunningServer(argv: Common, fn: (server: ServerClient) => Promise<number>, opts: { required?: boolean } = {}): Promise<number> {
   const { paths, profile } = setup(argv);
   const server = await existingServer(paths, profile);
   if (!server) {
-    process.stdout.write(`No a1 server is running for profile "${profile}".\n`);
+    const none = `No a1 server is running for profile "${profile}".`;
+    if (opts.required) throw new UserError(none);
+    process.stdout.write(`${none}\n`);
     return 0;
   }
   try {

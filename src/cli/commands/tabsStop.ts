@@ -1,7 +1,7 @@
 // `a1 tabs stop <id> | --all`: close tabs, ending their processes.
 import type { Listing } from '../../protocol/messages.js';
 import { command } from './entry.js';
-import { existingServer, setup, UserError, type Common } from './shared.js';
+import { UserError, withRunningServer, type Common } from './shared.js';
 
 /** A close's answer: `incomplete` when some of the tab's processes outlived their SIGKILL. */
 interface Closed {
@@ -11,13 +11,7 @@ interface Closed {
 
 async function stopTabs(argv: Common & { id?: string; all?: boolean }): Promise<number> {
   if (!argv.id && !argv.all) throw new UserError('Name a tab id, or pass --all.');
-  const { paths, profile } = setup(argv);
-  const server = await existingServer(paths, profile);
-  if (!server) {
-    process.stdout.write(`No a1 server is running for profile "${profile}".\n`);
-    return 0;
-  }
-  try {
+  return withRunningServer(argv, async (server) => {
     const listing = await server.request<Listing>('list');
     const ids = argv.all ? listing.tabs.map((t) => t.id) : [argv.id!];
     if (!argv.all && !listing.tabs.some((t) => t.id === argv.id)) throw new UserError(`No tab has the id "${argv.id}".`);
@@ -40,9 +34,7 @@ async function stopTabs(argv: Common & { id?: string; all?: boolean }): Promise<
     await Promise.all(ids.map((id) => server.request<Closed | null>('close', { tabId: id, wait: true }).then((r) => progress(id, r))));
     process.stdout.write(`Stopped ${ids.length} ${ids.length === 1 ? 'tab' : 'tabs'}.\n`);
     return incomplete > 0 ? 1 : 0;
-  } finally {
-    server.close();
-  }
+  });
 }
 
 export const tabsStopCommand = command<Common & { id?: string; all?: boolean }>({
