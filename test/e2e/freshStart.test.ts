@@ -5,10 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2e, listing, waitForStrip, type E2E } from './harness.js';
-import { agentStartOf, fakeAgentArgv, listedTab, resumeRecordsOf, useFakeAgent, waitForNewChild, waitForStatus, waitForTabSession } from './lifecycleHarness.js';
+import { e2e, listing, type E2E } from './harness.js';
+import { agentStartOf, fakeAgentArgv, listedTab, resumeRecordsOf, useFakeAgent, viewedAgentTab, waitForNewChild, waitForStatus } from './lifecycleHarness.js';
 import { waitFor } from '../helpers/wait.js';
-import type { PtyDriver } from '../helpers/pty.js';
 
 let t: E2E | undefined;
 afterEach(async () => {
@@ -42,17 +41,6 @@ async function recordedStart(dir: string, pid: number): Promise<{ pid: number; a
   return start as unknown as { pid: number; argv: string[]; resumed: boolean };
 }
 
-/** A viewed agent tab named bot running `argv` (the fake agent), holding its session. */
-async function botTab(e: E2E, argv: string[]): Promise<{ a1: PtyDriver; id: string; sessionId: string }> {
-  const made = await e.run('new', '--agent', 'generic', '--name', 'bot', '--', ...argv);
-  expect(made.code, made.stderr).toBe(0);
-  const id = made.stdout.trim();
-  const a1 = e.attach();
-  await waitForStrip(a1, ['bot'], 'bot');
-  const { sessionId } = await waitForTabSession(e, id);
-  return { a1, id, sessionId };
-}
-
 /** SIGKILLs the tab's holder; returns the tab once it runs under the replacement the server starts. */
 async function replaceHolder(e: E2E, id: string): Promise<{ childPid: number | null }> {
   const before = listedTab(await listing(e), id);
@@ -67,7 +55,7 @@ describe('fresh start', () => {
   it('after f, a crash before the new agent reports a session starts fresh again, in the holder and in a replacement holder', async () => {
     t = e2e({ closeGraceMs: 300 });
     const dir = useFakeAgent(t);
-    const { a1, id, sessionId: abandoned } = await botTab(t, mutableAgentArgv());
+    const { a1, id, session: { sessionId: abandoned } } = await viewedAgentTab(t, 'bot', mutableAgentArgv());
 
     // Three crashes fail the tab; the two restarts between them resumed its session.
     for (let n = 1; n <= 2; n++) expect(await crashAndRestart(t, dir, id)).toMatchObject({ resumed: true, argv: ['--resume', abandoned] });
@@ -95,7 +83,7 @@ describe('fresh start', () => {
   it('a holder that started its child by resuming (a replacement holder) starts fresh on f, not with the resume', async () => {
     t = e2e({ closeGraceMs: 300 });
     const dir = useFakeAgent(t);
-    const { a1, id, sessionId } = await botTab(t, fakeAgentArgv());
+    const { a1, id, session: { sessionId } } = await viewedAgentTab(t, 'bot');
 
     // The server starts a replacement holder whose first child resumes the session.
     const replaced = await replaceHolder(t, id);

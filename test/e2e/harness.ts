@@ -162,6 +162,20 @@ export function holderSocket(t: E2E, tabId: string): string {
   return resolvePaths({ env: t.env }).holderSock(tabId, recordedHolderInc(t, tabId));
 }
 
+/** The tab's bridge socket (where its agent reports status), named by the recorded holder incarnation. */
+export function bridgeSocket(t: E2E, tabId: string): string {
+  return resolvePaths({ env: t.env }).bridgeSock(tabId, recordedHolderInc(t, tabId));
+}
+
+/** Whether `file` is a Unix socket now (absent, or anything else, is not). */
+export function isSocket(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /** The profile's run directory (server socket, client token, holder sockets). */
 export function runDir(t: E2E): string {
   return path.join(t.home.dir, 'run', 'default');

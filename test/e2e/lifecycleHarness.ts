@@ -1,6 +1,7 @@
 // Helpers for the tab lifecycle end-to-end tests (close, restart, sleep, reboot): the fake agent
-// fixture wired into a test's A1_HOME, the profile's sessions and resume records, and processes
-// identified by pid and start time so a recycled pid never passes for a survivor.
+// fixture wired into a test's A1_HOME and agent tabs running it, the profile's sessions and resume
+// records, and processes identified by pid and start time so a recycled pid never passes for a
+// survivor.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Registry } from '../../src/store/registry.js';
@@ -9,7 +10,7 @@ import type { SessionRow } from '../../src/cli/sessionRows.js';
 import { A1_BIN, REPO_ROOT } from '../helpers/pty.js';
 import { isAlive, pidsWithEnv, startTimeOf } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
-import { listing, stateDir, stripPlaces, type E2E, type Listing } from './harness.js';
+import { listing, stateDir, stripPlaces, waitForStrip, type E2E, type Listing } from './harness.js';
 import { KEY, livePids, runDir } from './harness.js';
 import type { PtyDriver } from '../helpers/pty.js';
 
@@ -31,6 +32,25 @@ export function useFakeAgent(t: E2E): string {
   t.env.FAKE_AGENT_DIR = dir;
   t.env.A1_BIN = A1_BIN;
   return dir;
+}
+
+/** `a1 new --agent generic --name <name> -- <argv>` (the fake agent by default); returns the new
+ * tab's id, or throws with what the command printed. */
+export async function newAgentTab(t: E2E, name: string, argv: readonly string[] = fakeAgentArgv()): Promise<string> {
+  const made = await t.run('new', '--agent', 'generic', '--name', name, '--', ...argv);
+  if (made.code !== 0) throw new Error(`a1 new exited ${made.code}: ${made.stderr.trim()}`);
+  return made.stdout.trim();
+}
+
+/** An agent tab named `name` running `argv` (the fake agent by default) on a newly attached
+ * client, which views it, once `a1 sessions` lists the session it holds: the client, the tab's id
+ * and that session's row. Call useFakeAgent first. */
+export async function viewedAgentTab(t: E2E, name: string, argv?: readonly string[]): Promise<{ a1: PtyDriver; id: string; session: SessionRow }> {
+  const id = await newAgentTab(t, name, argv);
+  const a1 = t.attach();
+  await waitForStrip(a1, [name], name);
+  const session = await waitForTabSession(t, id);
+  return { a1, id, session };
 }
 
 /** A JSON-lines file as records; an absent file has none. */

@@ -4,12 +4,9 @@
 // times it); and a working agent that makes no progress is shown stalled, with its interrupt and
 // restart actions, and never killed automatically.
 import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2e, listing, logEntries, stateDir, takeLeaseNow, waitForStrip, type E2E } from './harness.js';
-import { agentReports, agentStarts, chipGlyph, controlAgent, fakeAgentArgv, listedTab, runPromptCommand, useFakeAgent, waitForChipGlyph, waitForTabSession } from './lifecycleHarness.js';
-import { resolvePaths } from '../../src/paths.js';
+import { bridgeSocket, e2e, isSocket, listing, logEntries, takeLeaseNow, type E2E } from './harness.js';
+import { agentReports, agentStarts, chipGlyph, controlAgent, listedTab, runPromptCommand, useFakeAgent, viewedAgentTab, waitForChipGlyph } from './lifecycleHarness.js';
 import { isAlive } from '../helpers/procs.js';
 import type { PtyDriver } from '../helpers/pty.js';
 import { holdsFor, waitFor } from '../helpers/wait.js';
@@ -32,12 +29,7 @@ async function viewedAgent(config: object = {}): Promise<{ a1: PtyDriver; id: st
   t = e2e({ closeGraceMs: 300, ...config });
   t.env.A1_TEST_UNRESPONSIVE_MS = String(UNRESPONSIVE_MS);
   const dir = useFakeAgent(t);
-  const made = await t.run('new', '--agent', 'generic', '--name', 'bot', '--', ...fakeAgentArgv());
-  expect(made.code, made.stderr).toBe(0);
-  const id = made.stdout.trim();
-  const a1 = t.attach();
-  await waitForStrip(a1, ['bot'], 'bot');
-  const { sessionId } = await waitForTabSession(t, id);
+  const { a1, id, session: { sessionId } } = await viewedAgentTab(t, 'bot');
   const tab = listedTab(await listing(t), id);
   return { a1, id, dir, sessionId, childPid: tab.childPid!, holderPid: tab.holderPid! };
 }
@@ -63,22 +55,6 @@ async function heartbeating(a1: PtyDriver, dir: string, sessionId: string): Prom
   controlAgent(dir, sessionId, '/heartbeat 250');
   await a1.waitForText('heartbeat every 250 ms');
   await waitFor(() => heartbeats(dir, sessionId).ok >= 2, { what: 'two heartbeats acknowledged' });
-}
-
-/** The tab's bridge socket, named by the holder incarnation the registry records. */
-function bridgeSocket(e: E2E, tabId: string): string {
-  const db = new Database(path.join(stateDir(e), 'registry.db'), { readonly: true });
-  const { inc } = db.prepare('SELECT holder_inc AS inc FROM tabs WHERE id = ?').get(tabId) as { inc: string };
-  db.close();
-  return resolvePaths({ env: e.env }).bridgeSock(tabId, inc);
-}
-
-function isSocket(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isSocket();
-  } catch {
-    return false;
-  }
 }
 
 describe('liveness', () => {

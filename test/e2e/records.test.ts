@@ -15,6 +15,7 @@ import {
   isSameAlive,
   killRef,
   listedTab,
+  newAgentTab,
   procRef,
   readJsonLines,
   resumeRecordsOf,
@@ -39,13 +40,6 @@ afterEach(async () => {
   for (const ref of survivors.splice(0)) killRef(ref);
   await t?.teardown();
 });
-
-/** `a1 new --agent generic --name <name> -- <argv>` (the fake agent by default); the tab's id. */
-async function newAgentTab(name: string, argv: string[] = fakeAgentArgv()): Promise<string> {
-  const made = await t.run('new', '--agent', 'generic', '--name', name, '--', ...argv);
-  expect(made.code, made.stderr).toBe(0);
-  return made.stdout.trim();
-}
 
 /** Has the fake agent of `sessionId` answer `prompt` through its control file; waits for the turn. */
 async function oneTurn(dir: string, sessionId: string, prompt: string): Promise<void> {
@@ -101,8 +95,8 @@ describe('natural exit and close are distinct intents', () => {
     // On its first start only, the agent leaves one process outside its session and one inside
     // that ignores hangups: siblings a natural exit must not end.
     const script = `if [ $# -eq 0 ]; then setsid sleep 1020 & nohup sleep 1021 >/dev/null 2>&1 & fi; exec ${fakeAgentArgv().join(' ')} "$@"`;
-    const id = await newAgentTab('nat', ['/bin/bash', '-c', script, 'bash']);
-    const other = await newAgentTab('other');
+    const id = await newAgentTab(t, 'nat', ['/bin/bash', '-c', script, 'bash']);
+    const other = await newAgentTab(t, 'other');
     const { sessionId } = await waitForTabSession(t, id);
     await waitForTabSession(t, other);
     const otherAgent = procRef(listedTab(await listing(t), other).childPid!)!;
@@ -150,8 +144,8 @@ describe('record expiry', () => {
   it('a sleep record past the maximum age still resumes its tab; a quit record as old moves its tab to history', async () => {
     t = e2e({ closeGraceMs: 300 });
     const dir = useFakeAgent(t);
-    const sleeper = await newAgentTab('sleeper');
-    const quitter = await newAgentTab('quitter');
+    const sleeper = await newAgentTab(t, 'sleeper');
+    const quitter = await newAgentTab(t, 'quitter');
     const { sessionId } = await waitForTabSession(t, sleeper);
     const { sessionId: quitSession } = await waitForTabSession(t, quitter);
     await oneTurn(dir, sessionId, 'before sleeping');
@@ -199,11 +193,11 @@ describe('the holder\'s own restarts pass the validator', () => {
     t = e2e({ closeGraceMs: 300 });
     const dir = useFakeAgent(t);
     // The control tab's holder keeps the real clock.
-    const fresh = await newAgentTab('fresh');
+    const fresh = await newAgentTab(t, 'fresh');
     // For this tab's holder, time runs past the maximum age: as after a server outage that long,
     // with nobody capturing its live record again meanwhile.
     t.env.A1_TEST_HOLDER_CLOCK_SKEW_MS = String(AGED_MS);
-    const aged = await newAgentTab('aged');
+    const aged = await newAgentTab(t, 'aged');
     delete t.env.A1_TEST_HOLDER_CLOCK_SKEW_MS;
     const sessions = { fresh: (await waitForTabSession(t, fresh)).sessionId, aged: (await waitForTabSession(t, aged)).sessionId };
     // Each holder has been given its record by the server.
@@ -236,7 +230,7 @@ describe('reboot', () => {
     const names = ['alpha', 'beta', 'gamma'];
     const past: { name: string; tabId: string; sessionId: string }[] = [];
     for (const name of names) {
-      const tabId = await newAgentTab(name);
+      const tabId = await newAgentTab(t, name);
       const { sessionId } = await waitForTabSession(t, tabId);
       await oneTurn(dir, sessionId, `note ${name}`);
       past.push({ name, tabId, sessionId });

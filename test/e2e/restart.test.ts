@@ -9,7 +9,6 @@ import {
   agentStartOf,
   agentStarts,
   agentTranscript,
-  fakeAgentArgv,
   listedTab,
   recoveryFilesOf,
   sessionsOf,
@@ -17,7 +16,7 @@ import {
   waitForDoneReports,
   waitForNewChild,
   waitForStatus,
-  waitForTabSession,
+  viewedAgentTab,
 } from './lifecycleHarness.js';
 import { DEFAULT_COLS, type PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
@@ -38,14 +37,9 @@ afterEach(async () => {
 /** Creates an agent tab running the fake agent, attaches and waits until it holds its session. */
 async function agentTab(name: string): Promise<{ a1: PtyDriver; id: string; dir: string; sessionId: string }> {
   const dir = useFakeAgent(t);
-  const made = await t.run('new', '--agent', 'generic', '--name', name, '--', ...fakeAgentArgv());
-  expect(made.code, made.stderr).toBe(0);
-  const id = made.stdout.trim();
-  const a1 = t.attach();
-  await waitForStrip(a1, [name], name);
-  const { sessionId, state } = await waitForTabSession(t, id);
-  expect(state).toBe('live');
-  return { a1, id, dir, sessionId };
+  const { a1, id, session } = await viewedAgentTab(t, name);
+  expect(session.state).toBe('live');
+  return { a1, id, dir, sessionId: session.sessionId };
 }
 
 /** Types a prompt to the fake agent of `sessionId` and waits for its whole reply, numbered `turn`,

@@ -6,9 +6,9 @@ import { e2e, listing, probeViewed, PROMPT_SEEN, readStrip, type E2E } from './h
 import {
   agentStarts,
   agentTranscript,
-  fakeAgentArgv,
   isSameAlive,
   listedTab,
+  newAgentTab,
   procRef,
   runPromptCommand,
   sessionsOf,
@@ -28,13 +28,6 @@ let t: E2E;
 afterEach(async () => {
   await t?.teardown();
 });
-
-/** `a1 new --agent generic --name <name> -- <fake agent>`; returns the new tab's id. */
-async function newAgentTab(name: string): Promise<string> {
-  const r = await t.run('new', '--agent', 'generic', '--name', name, '--', ...fakeAgentArgv());
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim();
-}
 
 /** Types a prompt into the viewed agent and waits for its whole reply on screen. */
 async function ask(a1: PtyDriver, prompt: string, turn: number): Promise<void> {
@@ -80,7 +73,7 @@ describe('sleep and wake', () => {
   it('/sleep checkpoints the viewed agent tab; a key wakes it, resumed with every turn kept', async () => {
     t = e2e({ closeGraceMs: 300 });
     const dir = useFakeAgent(t);
-    const tabId = await newAgentTab('fake');
+    const tabId = await newAgentTab(t, 'fake');
     const a1 = t.attach();
     const { sessionId } = await waitForTabSession(t, tabId);
     await a1.waitForText(`fake-agent session ${sessionId} (new)`);
@@ -124,7 +117,7 @@ describe('sleep and wake', () => {
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
     const shellId = (await listing(t)).tabs[0].id;
-    const agentId = await newAgentTab('fake');
+    const agentId = await newAgentTab(t, 'fake');
     const { sessionId } = await waitForTabSession(t, agentId);
     const agent = agentProcess(dir, sessionId);
     // The client still views the shell: the agent tab is in the background.

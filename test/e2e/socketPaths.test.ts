@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { e2e, listing, logEntries, probeViewed, PROMPT_SEEN, runDir, waitForListing, type E2E } from './harness.js';
-import { holderSocket } from './harness.js';
+import { holderSocket, isSocket } from './harness.js';
 import { resolvePaths } from '../../src/paths.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -13,14 +13,6 @@ afterEach(async () => {
   await t?.teardown();
   t = undefined;
 });
-
-function isSocket(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isSocket();
-  } catch {
-    return false;
-  }
-}
 
 describe('socket paths that vanish', () => {
   it("the holder's socket and server.sock are bound again: a new a1 lists, attaches and views the tab, and nothing restarted", async () => {
