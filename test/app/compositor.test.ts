@@ -5,7 +5,8 @@ import { Compositor } from '../../src/app/compositor.js';
 import { changedRows } from '../../src/surface/diff.js';
 import { extractSurface } from '../../src/surface/extract.js';
 import { ModeTracker } from '../../src/surface/modes.js';
-import type { Cursor, Modes, Run, SurfacePatch } from '../../src/surface/types.js';
+import type { Cursor, Run, SurfacePatch } from '../../src/surface/types.js';
+import { LEGACY_MODES as modes } from '../helpers/modes.js';
 import { cursorOf, makeTerminal, readCells, write, type XTerm } from '../surface/headless.js';
 
 type Disposable = { dispose(): void };
@@ -94,7 +95,6 @@ async function rowsWritten(out: string, cols: number, rows: number, owner = disp
     .filter((y) => y >= 0);
 }
 
-const modes: Modes = { appCursor: false, appKeypad: false, bracketedPaste: false, mouse: 'none', mouseEncoding: 'default', focus: false, altScreen: false, kittyFlags: 0 };
 const cursorAt = (x: number, y: number, over: Partial<Cursor> = {}): Cursor => ({ x, y, visible: true, shape: 'block', blink: false, ...over });
 
 /** Plain text rows; the CJK characters used here become wide cells, as extraction makes them. */

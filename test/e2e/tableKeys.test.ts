@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { e2e, PROMPT_SEEN, type E2E } from './harness.js';
 import { REPO_ROOT, type PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
+import { LEGACY_MODES } from '../helpers/modes.js';
 import { encodeInput } from '../../src/input/encode.js';
 import type { InputEvent, KeyName, Mods } from '../../src/input/events.js';
 import { KEY_TABLE, firstKey } from '../../src/keymap/keyTable.js';
@@ -22,10 +23,6 @@ const RECORDER = path.join(REPO_ROOT, 'test', 'fixtures', 'key-recorder.mjs');
 /** What a1 pushes onto a kitty-capable outer terminal (disambiguate, event types, alternates). */
 const A1_FLAGS = 7;
 /** What a terminal sends a program that asked for nothing. */
-const LEGACY = {
-  appCursor: false, appKeypad: false, bracketedPaste: false, mouse: 'none', mouseEncoding: 'default',
-  focus: false, altScreen: false, kittyFlags: 0,
-} as const;
 const KEY_NAMES: ReadonlySet<string> = new Set([
   'enter', 'tab', 'backspace', 'escape', 'space', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown',
   'insert', 'delete', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9', 'f10', 'f11', 'f12',
@@ -58,7 +55,7 @@ describe('the key table', () => {
     const unbound = [...new Set(KEY_TABLE.map((row) => firstKey(row.keys)))].filter((k) => !keymap.byKey.has(k) && !keymap.chordStarts.has(k));
     const presses = unbound.flatMap((k) => {
       const ev = pressOf(k);
-      return ev && encodeInput(ev, LEGACY) !== '' ? [{ k, ev }] : [];
+      return ev && encodeInput(ev, LEGACY_MODES) !== '' ? [{ k, ev }] : [];
     });
     // The table is large (every program's keys); a handful would mean it was not read.
     expect(presses.length).toBeGreaterThan(100);
@@ -75,7 +72,7 @@ describe('the key table', () => {
     const got = () => (fs.existsSync(file) ? fs.readFileSync(file, 'latin1') : '');
     // One key at a time, each waited for: a mismatch names its key.
     for (const { k, ev } of presses) {
-      const bytes = encodeInput(ev, LEGACY);
+      const bytes = encodeInput(ev, LEGACY_MODES);
       a1.key(ev);
       expected += Buffer.from(bytes, 'utf8').toString('latin1');
       await waitFor(() => got().length >= expected.length, { what: `${k} at the program (has ${JSON.stringify(got().slice(-20))})` });

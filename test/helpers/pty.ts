@@ -13,6 +13,7 @@ import type { InputEvent } from '../../src/input/events.js';
 import { encodeInput } from '../../src/input/encode.js';
 import type { KittyStacks } from '../../src/input/kittyFlags.js';
 import { ModeTracker } from '../../src/surface/modes.js';
+import { LEGACY_MODES } from './modes.js';
 
 const { Terminal } = xtermHeadless;
 type HeadlessTerminal = InstanceType<typeof Terminal>;
@@ -71,11 +72,6 @@ function colorOf(isDefault: boolean, isRgb: boolean, value: number): Color {
   if (isDefault) return DEFAULT_COLOR;
   return isRgb ? RGB_FLAG | value : value;
 }
-
-const LEGACY_MODES = {
-  appCursor: false, appKeypad: false, bracketedPaste: false, mouse: 'none', mouseEncoding: 'default',
-  focus: false, altScreen: false, kittyFlags: 0,
-} as const;
 
 export class PtyDriver {
   readonly pid: number;

@@ -6,11 +6,8 @@ import { encodeInput, encodeMouseForChild, isBinaryInput } from '../../src/input
 import { tokenToEvents } from '../../src/input/parse.js';
 import { ESC_TIMEOUT_MS, InputTokenizer } from '../../src/input/tokenizer.js';
 import type { Modes } from '../../src/surface/types.js';
+import { LEGACY_MODES as NORMAL } from '../helpers/modes.js';
 
-const NORMAL: Modes = {
-  appCursor: false, appKeypad: false, bracketedPaste: false, mouse: 'none', mouseEncoding: 'default',
-  focus: false, altScreen: false, kittyFlags: 0,
-};
 const APP: Modes = { ...NORMAL, appCursor: true };
 
 const text = (s: string, mods?: Mods): InputEvent => (mods ? { k: 'text', s, mods } : { k: 'text', s });

@@ -4,13 +4,10 @@ import { encodeInput } from '../../src/input/encode.js';
 import { tokenToEvents } from '../../src/input/parse.js';
 import { InputTokenizer } from '../../src/input/tokenizer.js';
 import type { Modes } from '../../src/surface/types.js';
+import { LEGACY_MODES as NORMAL } from '../helpers/modes.js';
 
 // Expected bytes are the protocol's own (sw.kovidgoyal.net/kitty/keyboard-protocol): its
 // examples where it gives them, else its rules as kitty's key_encoding.c applies them.
-const NORMAL: Modes = {
-  appCursor: false, appKeypad: false, bracketedPaste: false, mouse: 'none', mouseEncoding: 'default',
-  focus: false, altScreen: false, kittyFlags: 0,
-};
 const flags = (kittyFlags: number, more: Partial<Modes> = {}): Modes => ({ ...NORMAL, ...more, kittyFlags });
 
 const text = (s: string, mods?: Mods, detail: KeyDetail = {}): InputEvent => ({ k: 'text', s, ...(mods ? { mods } : {}), ...detail });

@@ -1,18 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { changedRows, composePatches, cursorsEqual, modesEqual, rowsEqual } from '../../src/surface/diff.js';
-import type { Cursor, Modes, Row, SurfacePatch } from '../../src/surface/types.js';
+import type { Cursor, Row, SurfacePatch } from '../../src/surface/types.js';
+import { LEGACY_MODES as modes } from '../helpers/modes.js';
 
-const modes: Modes = {
-  appCursor: false,
-  appKeypad: false,
-  bracketedPaste: false,
-  mouse: 'none',
-  mouseEncoding: 'default',
-  focus: false,
-  altScreen: false,
-  kittyFlags: 0,
-};
 const cursor: Cursor = { x: 0, y: 0, visible: true, shape: 'block', blink: false };
 
 const row = (y: number, s: string, extra: object = {}): Row => ({ y, runs: s === '' ? [] : [{ s, fg: -1, bg: -1, fl: 0, ...extra }] });
