@@ -13,7 +13,7 @@ import { connectHolder, firstState } from '../../src/server/holderLink.js';
 import { WriterLease } from '../../src/store/lease.js';
 import { makeHome, type TestHome } from '../helpers/home.js';
 import { PtyDriver, a1Argv, type PtyDriverOptions } from '../helpers/pty.js';
-import { isAlive, killAllWithEnv, pidsWithEnv } from '../helpers/procs.js';
+import { isAlive, killAllWithEnv, pidsWithEnv, statFields } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
 export const PROMPT = 'a1$ ';
@@ -260,13 +260,9 @@ export async function waitForStrip(a1: PtyDriver, names: readonly string[], view
  * of /proc/<pid>/stat: a process-level fact, as SPEC §8 defines busy.
  */
 export function foregroundJob(childPid: number): number | null {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${childPid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  const tpgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[5]);
+  const fields = statFields(childPid);
+  if (fields === null) return null;
+  const tpgid = Number(fields[5]);
   return Number.isInteger(tpgid) && tpgid > 0 && tpgid !== childPid ? tpgid : null;
 }
 

@@ -16,8 +16,9 @@ const tracked = new Map<number, Tracked>();
 /** Ending a process tree can take a few rounds when a supervisor restarts what was just killed. */
 const KILL_ALL_TIMEOUT_MS = 10_000;
 
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot), or null if unreadable. */
-export function startTimeOf(pid: number): string | null {
+/** The fields of /proc/<pid>/stat after the command name, from field 3 (the state) on, so that
+ * field N is at index N - 3; null when the process is gone. */
+export function statFields(pid: number): string[] | null {
   let stat: string;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -25,17 +26,17 @@ export function startTimeOf(pid: number): string | null {
     return null;
   }
   // The command name (field 2) is parenthesised and may itself contain spaces or parentheses.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[19] ?? null;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-function stateOf(pid: number): string | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
-  } catch {
-    return null;
-  }
+/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot), or null if unreadable. */
+export function startTimeOf(pid: number): string | null {
+  return statFields(pid)?.[19] ?? null;
+}
+
+/** The process state letter, field 3 ('T' when stopped, 'Z' a zombie), or null if unreadable. */
+export function stateOf(pid: number): string | null {
+  return statFields(pid)?.[0] ?? null;
 }
 
 /** How many file descriptors the process holds (its /proc/<pid>/fd entries), or null once gone. */
