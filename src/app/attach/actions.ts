@@ -1,0 +1,149 @@
+// What a1's shortcuts and prompt commands do, one handler each. The tables are exhaustive over
+// the keymap's actions and the prompt's commands: an action or command without a handler does
+// not compile.
+import { ServerError } from '../../serverClient.js';
+import type { ActionId } from '../../keymap/actions.js';
+import type { Keymap } from '../../keymap/keys.js';
+import type { Command, CommandName } from '../overlays/commands.js';
+import { OPEN_PROMPT } from '../overlays/prompt.js';
+import { openHotkeys } from '../overlays/hotkeys.js';
+import { jumpTab, moveIndex, stepTab } from '../navigation.js';
+import type { ControlLink } from './controlLink.js';
+import type { CopyModeEffects } from './copyModeEffects.js';
+import type { Overlays } from './overlays.js';
+
+const EVERY_TAB_STOPPED_MESSAGE = '\x1b[2mevery tab was stopped\x1b[0m';
+
+/** The client as its actions and commands use it. */
+export interface ClientOps {
+  readonly control: ControlLink;
+  readonly overlays: Overlays;
+  readonly copyMode: CopyModeEffects;
+  readonly keymap: Keymap;
+  viewed(): string | null;
+  /** The arguments a new tab is created with: this client's directory, environment and size. */
+  createArgs(): object;
+  viewTab(tabId: string): Promise<void>;
+  /** Views `tabId` (null: stays), telling the user when it cannot be viewed. */
+  switchTo(tabId: string | null): void;
+  detachClient(): void;
+  addNotice(text: string): void;
+  finish(code: number, message?: string): void;
+}
+
+type ActionHandler = (c: ClientOps) => void | Promise<void>;
+
+const order = (c: ClientOps): string[] => c.control.tabs.map((t) => t.id);
+const jump =
+  (n: number): ActionHandler =>
+  (c) =>
+    c.switchTo(jumpTab(order(c), n));
+const step =
+  (by: 1 | -1): ActionHandler =>
+  (c) =>
+    c.switchTo(stepTab(order(c), c.viewed(), by));
+const move =
+  (by: 1 | -1): ActionHandler =>
+  async (c) => {
+    const to = moveIndex(order(c), c.viewed(), by);
+    if (to !== null) await c.control.request('reorder', { tabId: c.viewed(), toIndex: to, expectedRev: c.control.rev });
+  };
+/** Keys the router settles before any action runs (routeEvents). */
+const routed: ActionHandler = () => undefined;
+
+export const ACTION_HANDLERS: Readonly<Record<ActionId, ActionHandler>> = {
+  newTab: (c) => newTab(c, {}),
+  nextTab: step(1),
+  prevTab: step(-1),
+  jump1: jump(1),
+  jump2: jump(2),
+  jump3: jump(3),
+  jump4: jump(4),
+  jump5: jump(5),
+  jump6: jump(6),
+  jump7: jump(7),
+  jump8: jump(8),
+  jump9: jump(9),
+  jump10: jump(10),
+  moveTabRight: move(1),
+  moveTabLeft: move(-1),
+  rename: (c) => c.overlays.startRenaming(c.viewed()),
+  closeTab: (c) => closeTab(c, c.viewed()),
+  tabsPicker: (c) => c.overlays.openTabsPicker(),
+  commandPrompt: (c) => c.overlays.open({ kind: 'prompt', state: OPEN_PROMPT }),
+  takeControl: async (c) => {
+    const viewed = c.viewed();
+    if (viewed) await c.control.request('claim', { tabId: viewed, force: true });
+  },
+  copyMode: (c) => c.copyMode.enter(0),
+  detach: routed,
+  detachTwice: routed,
+  sendPrefix: routed,
+};
+
+export async function runAction(c: ClientOps, action: ActionId): Promise<void> {
+  try {
+    await ACTION_HANDLERS[action](c);
+  } catch (err) {
+    c.addNotice(err instanceof ServerError ? err.message : 'That did not work.');
+  }
+}
+
+type CommandHandlers = { readonly [K in CommandName]: (c: ClientOps, command: Extract<Command, { name: K }>) => void | Promise<void> };
+
+/** Runs `op` on the viewed tab, if there is one. */
+const onViewed =
+  (op: string, args: object = {}) =>
+  async (c: ClientOps) => {
+    const viewed = c.viewed();
+    if (viewed) await c.control.request(op, { tabId: viewed, ...args });
+  };
+
+export const COMMAND_HANDLERS: CommandHandlers = {
+  tabs: (c) => c.overlays.openTabsPicker(),
+  'new-tab': (c, command) => newTab(c, { name: command.arg ?? undefined }),
+  name: async (c, command) => {
+    const viewed = c.viewed();
+    if (viewed) await c.control.request('rename', { tabId: viewed, name: command.arg, expectedRev: c.control.rev });
+  },
+  close: (c) => closeTab(c, c.viewed()),
+  sleep: onViewed('sleep'),
+  restart: onViewed('restart', { fresh: false, force: true }),
+  detach: (c) => c.detachClient(),
+  quit: (c) => c.detachClient(),
+  'quit-all': (c) => quitAll(c, false),
+  hotkeys: (c) => c.overlays.open({ kind: 'hotkeys', state: openHotkeys(c.keymap) }),
+};
+
+export async function runCommand(c: ClientOps, command: Command): Promise<void> {
+  const handler = COMMAND_HANDLERS[command.name] as (c: ClientOps, command: Command) => void | Promise<void>;
+  try {
+    await handler(c, command);
+  } catch (err) {
+    c.addNotice(err instanceof ServerError ? err.message : 'That command did not work.');
+  }
+}
+
+async function newTab(c: ClientOps, extra: { name?: string }): Promise<void> {
+  const { tabId } = await c.control.request<{ tabId: string }>('create', { ...c.createArgs(), ...extra });
+  await c.viewTab(tabId);
+}
+
+/** Alt+W, /close, the chip menu's Close: a busy tab asks first (SPEC §8). */
+export async function closeTab(c: ClientOps, tabId: string | null): Promise<void> {
+  const tab = c.control.tabs.find((t) => t.id === tabId);
+  if (!tab) return;
+  const { busy } = await c.control.request<{ busy: boolean }>('busy', { tabId: tab.id });
+  if (busy) return c.overlays.open({ kind: 'confirm', state: { kind: 'closeTab', tabId: tab.id, name: tab.name } });
+  await c.control.request('close', { tabId: tab.id, expectedRev: c.control.rev });
+}
+
+/** /quit-all: stop every tab (asking first when any is busy), then detach. */
+export async function quitAll(c: ClientOps, confirmed: boolean): Promise<void> {
+  if (!confirmed) {
+    const busy = await Promise.all(c.control.tabs.map((t) => c.control.request<{ busy: boolean }>('busy', { tabId: t.id })));
+    if (busy.some((b) => b.busy)) return c.overlays.open({ kind: 'confirm', state: { kind: 'quitAll', count: c.control.tabs.length } });
+  }
+  for (const t of [...c.control.tabs]) await c.control.request('close', { tabId: t.id }).catch(() => undefined);
+  c.finish(0, EVERY_TAB_STOPPED_MESSAGE);
+}

@@ -1,0 +1,182 @@
+// The client's link to the server (SPEC §6): the subscription that keeps the tab list and its
+// revision current, and quiet reconnection to a replacement when the server dies (SPEC §10).
+import { ServerClient, ServerError } from '../../serverClient.js';
+import type { Paths } from '../../paths.js';
+import type { TabInfo } from '../../protocol/messages.js';
+import type { InputEvent } from '../../input/events.js';
+import type { Disposable } from '../lifecycle.js';
+
+/** Server restarts a client makes on its own within a minute before it shows a stopped state. */
+const AUTO_STARTS_PER_MINUTE = 3;
+/** Pauses between reconnect attempts: 25 ms doubling up to 250 ms. */
+const RECONNECT_FIRST_PAUSE_MS = 25;
+const RECONNECT_MAX_PAUSE_MS = 250;
+const RECONNECTING_NOTICE = 'reconnecting…';
+const HOST_STOPPED_MESSAGE = '\x1b[2ma1 was stopped (a1 tabs host stop) · run a1 to start it again\x1b[0m';
+const SERVER_STOPPED_NOTICE = 'a1 server stopped · [r] restart it  [q] quit';
+
+export interface ControlLinkHost {
+  readonly paths: Paths;
+  readonly profile: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly clientId: string;
+  /** The outer terminal's size, announced on subscribing. */
+  size(): { cols: number; rows: number };
+  /** The tab list changed; `onlyTitle`: nothing but a tab's title did (some agents animate it). */
+  onTopology(onlyTitle?: boolean): void;
+  addNotice(text: string): void;
+  /** A notice that stays until replaced (null removes it); the UI is drawn again. */
+  setPersistentNotice(text: string | null): void;
+  renderUi(): void;
+  /** The tab this client views, to view again on a replacement server. */
+  viewed(): string | null;
+  finish(code: number, message?: string): void;
+}
+
+export class ControlLink implements Disposable {
+  tabs: TabInfo[] = [];
+  /** The topology revision this client last saw; mutations carry it (SPEC §6). */
+  rev = 0;
+  /** Automatic server starts are exhausted: the client waits for `r` or `q`. */
+  serverStopped = false;
+  private reconnecting = false;
+  private autoStarts: number[] = [];
+  private disposed = false;
+
+  constructor(
+    private server: ServerClient,
+    private readonly host: ControlLinkHost,
+  ) {}
+
+  request<T = unknown>(op: string, args: object = {}): Promise<T> {
+    return this.server.request<T>(op, args);
+  }
+
+  serves(op: string): boolean {
+    return this.server.serves(op);
+  }
+
+  /** Resolves with the first snapshot of the tabs. */
+  subscribe(): Promise<void> {
+    const server = this.server;
+    return new Promise((resolve, reject) => {
+      server.conn.onMessage((msg) => {
+        if (this.onControlMessage(msg)) resolve();
+      });
+      server.conn.onClose(() => {
+        reject(new ServerError('disconnected', 'The connection to the a1 server was lost.'));
+        if (server === this.server) void this.reconnect();
+      });
+      server.conn.send({ t: 'subscribe', clientId: this.host.clientId, ...this.host.size() });
+    });
+  }
+
+  /** One message from the server; true for the snapshot. */
+  private onControlMessage(msg: unknown): boolean {
+    const m = msg as Record<string, unknown> & { t: string };
+    switch (m.t) {
+      case 'snapshot':
+        this.rev = m.rev as number;
+        this.tabs = m.tabs as TabInfo[];
+        for (const n of (m.notices as string[]) ?? []) this.host.addNotice(n);
+        this.host.onTopology();
+        return true;
+      case 'tab': {
+        this.rev = m.rev as number;
+        const tab = m.tab as TabInfo;
+        this.tabs = [...this.tabs.filter((t) => t.id !== tab.id), tab].sort((a, b) => a.ord - b.ord);
+        this.host.onTopology();
+        break;
+      }
+      case 'tabStatus': {
+        const tab = m.tab as TabInfo;
+        const before = this.tabs.find((t) => t.id === tab.id);
+        this.tabs = this.tabs.map((t) => (t.id === tab.id ? tab : t));
+        this.host.onTopology(sameBesidesTitle(before, tab));
+        break;
+      }
+      case 'tabs':
+        this.rev = m.rev as number;
+        this.tabs = m.tabs as TabInfo[];
+        this.host.onTopology();
+        break;
+      case 'notice':
+        // What the server must say to everyone (a close that could not end a process).
+        this.host.addNotice(m.text as string);
+        break;
+      case 'hostStopping':
+        // Every tab is being stopped on purpose: leave, and start no replacement server.
+        this.host.finish(0, HOST_STOPPED_MESSAGE);
+        break;
+      case 'tabRemoved':
+        this.rev = m.rev as number;
+        this.tabs = this.tabs.filter((t) => t.id !== m.id);
+        this.host.onTopology();
+        break;
+    }
+    return false;
+  }
+
+  /** The server died: keep the surface live over the data plane and quietly move to a
+   * replacement (SPEC §10). */
+  private async reconnect(): Promise<void> {
+    if (this.reconnecting || this.disposed) return;
+    this.reconnecting = true;
+    this.host.setPersistentNotice(RECONNECTING_NOTICE);
+    let attempt = 0;
+    while (!this.disposed) {
+      const now = Date.now();
+      this.autoStarts = this.autoStarts.filter((t) => now - t < 60_000);
+      const mayStart = this.autoStarts.length < AUTO_STARTS_PER_MINUTE;
+      try {
+        const server = await ServerClient.connect(this.host.paths, {
+          start: mayStart,
+          profile: this.host.profile,
+          env: this.host.env,
+          onReplaced: (pid) => this.host.addNotice(`The a1 server (pid ${pid}) was not responding; it was stopped and replaced.`),
+        });
+        if (server.started) this.autoStarts.push(now);
+        this.server = server;
+        await this.subscribe();
+        this.reconnecting = false;
+        this.serverStopped = false;
+        const viewed = this.host.viewed();
+        if (viewed) void this.server.request('view', { tabId: viewed }).catch(() => undefined);
+        this.host.setPersistentNotice(null);
+        return;
+      } catch {
+        // Three automatic starts within a minute failed to keep a server up: stop trying on our
+        // own and let the person decide (SPEC §10).
+        this.serverStopped = !mayStart;
+        if (this.serverStopped) this.host.setPersistentNotice(SERVER_STOPPED_NOTICE);
+        else this.host.renderUi();
+        // Quick at first (a replacement is usually a moment away), then no busier than 4 per second.
+        await new Promise((r) => setTimeout(r, Math.min(RECONNECT_MAX_PAUSE_MS, RECONNECT_FIRST_PAUSE_MS * 2 ** attempt++)));
+      }
+    }
+  }
+
+  /** With the server stopped, `r` starts one now (a person's start is never budgeted) and `q`
+   * leaves; every other key is dropped, since no tab can take it. */
+  onStoppedServerKeys(events: readonly InputEvent[]): void {
+    for (const ev of events) {
+      if (ev.k !== 'text' || ev.mods?.alt || ev.mods?.ctrl) continue;
+      if (ev.s === 'q') return this.host.finish(0, 'a1 server stopped · run a1 to start it again');
+      if (ev.s === 'r') {
+        this.autoStarts = [];
+        this.serverStopped = false;
+        return this.host.setPersistentNotice(RECONNECTING_NOTICE);
+      }
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.server.close();
+  }
+}
+
+/** Two reports of the same thing that differ at most in the title (some agents animate it). */
+export function sameBesidesTitle<T extends { title: string }>(a: T | null | undefined, b: T): boolean {
+  return !!a && JSON.stringify({ ...a, title: '' }) === JSON.stringify({ ...b, title: '' });
+}

@@ -1,0 +1,43 @@
+// What the client tells the person, top right under the strip: transient notices, one that
+// stays (the server link's state), and what the viewed tab's state means for their keys.
+import type { HolderState, TabInfo } from '../../protocol/messages.js';
+
+/** How long a transient notice stays up. */
+const NOTICE_MS = 8_000;
+
+export class Notices {
+  private transient: { text: string; until: number }[] = [];
+  /** Stays until replaced: the server link's state. */
+  persistent: string | null = null;
+
+  /** `changed` draws the UI again: at once, and when the notice expires. */
+  constructor(private readonly changed: () => void) {}
+
+  add(text: string): void {
+    this.transient.push({ text, until: Date.now() + NOTICE_MS });
+    this.changed();
+    setTimeout(() => this.changed(), NOTICE_MS + 10).unref();
+  }
+
+  /** The notices up now, the one that stays first. */
+  current(now = Date.now()): string[] {
+    this.transient = this.transient.filter((n) => n.until > now);
+    return [...(this.persistent ? [this.persistent] : []), ...this.transient.map((n) => n.text)];
+  }
+}
+
+/** What the viewed tab's state asks of the person: wake it, restart it, or close it. */
+export function tabStateNotice(viewed: TabInfo | undefined, state: HolderState | null, closeKey: string): string[] {
+  if (viewed?.lifecycle === 'suspended') return ['◌ asleep · press any key to wake it'];
+  if (!state) return [];
+  // Shown, never acted on by a1 itself: a stalled agent is never killed automatically (SPEC §10).
+  if (state.glyph === 'stalled') return ['⧗ stalled: no progress for a while · Esc interrupts it · /restart restarts it'];
+  if (state.glyph === 'unresponsive') return ['! not answering its heartbeat · /restart restarts it'];
+  if (state.lifecycle === 'failed') {
+    const crashes = state.crashes > 0 ? `crashed ${state.crashes} times` : 'could not start';
+    return [`failed: ${crashes} · read-only`, `[r] retry  [f] start fresh  [${closeKey}] close`];
+  }
+  if (state.lifecycle !== 'exited' || !state.exit) return [];
+  const how = state.exit.signal ? `signal ${state.exit.signal}` : `status ${state.exit.code}`;
+  return [`exited with ${how} · read-only`, `[r] restart  [${closeKey}] close`];
+}

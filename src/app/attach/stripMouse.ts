@@ -1,0 +1,119 @@
+// The mouse on the strip (SPEC §8): hovering highlights a chip, a left click views it, held or
+// moved it drags to a new place, a right click opens its menu, `+` creates a tab and the overflow
+// marker lists every tab.
+import { ServerError } from '../../serverClient.js';
+import type { InputEvent } from '../../input/events.js';
+import type { ActionId } from '../../keymap/actions.js';
+import { chipMenu, tabsMenu } from '../overlays/menu.js';
+import { dropIndexAt, hitTest, type StripLayout, type StripTarget } from '../strip/layout.js';
+import type { Disposable } from '../lifecycle.js';
+import type { ClientOps } from './actions.js';
+
+/** A press held this long on a chip starts a drag even without moving (SPEC §8). */
+const DRAG_HOLD_MS = 250;
+
+export interface StripMouseHost extends ClientOps {
+  /** The strip as last laid out. */
+  strip(): StripLayout | null;
+  enqueueAction(action: ActionId): void;
+  renderUi(): void;
+}
+
+export class StripMouse implements Disposable {
+  /** A left press on a chip, which becomes a drag after DRAG_HOLD_MS or a move. */
+  private press: { tabId: string; x: number; timer: NodeJS.Timeout } | null = null;
+  drag: { tabId: string; dropIndex: number } | null = null;
+  hovered: StripTarget | null = null;
+
+  constructor(private readonly host: StripMouseHost) {}
+
+  /** A press on a chip is held: the mouse belongs to the strip until its release. */
+  get pressed(): boolean {
+    return this.press !== null;
+  }
+
+  onMouse(ev: Extract<InputEvent, { k: 'mouse' }>): void {
+    const { host } = this;
+    const strip = host.strip();
+    const target = strip ? hitTest(strip, ev.x) : null;
+    if (ev.action === 'move') {
+      if (this.press && ev.button === 'left') {
+        if (ev.x !== this.press.x) this.startDrag();
+        if (this.drag && strip) this.setDrop(dropIndexAt(strip, ev.x));
+        return;
+      }
+      this.setHovered(target);
+      return;
+    }
+    if (ev.action === 'release') {
+      this.endDrag(ev.x);
+      return;
+    }
+    if (ev.action !== 'press') return;
+    const overlays = host.overlays;
+    // A click elsewhere cancels an open editor or overlay.
+    if (overlays.rename && !(target?.kind === 'chip' && target.tabId === overlays.rename.tabId)) overlays.rename = null;
+    if (overlays.overlay) overlays.open(null);
+    if (!target) return host.renderUi();
+    if (ev.button === 'right' && target.kind === 'chip') {
+      overlays.menuTab = target.tabId;
+      return overlays.open({ kind: 'menu', state: chipMenu() });
+    }
+    if (ev.button !== 'left') return;
+    if (target.kind === 'chip') {
+      host.switchTo(target.tabId);
+      // Held for a moment or moved, the press becomes a drag that reorders (SPEC §8).
+      this.press = { tabId: target.tabId, x: ev.x, timer: setTimeout(() => this.startDrag(), DRAG_HOLD_MS) };
+    } else if (target.kind === 'plus') host.enqueueAction('newTab');
+    else if (target.kind === 'overflow') {
+      overlays.menuTab = null;
+      overlays.open({ kind: 'menu', state: tabsMenu(host.control.tabs.map((t) => ({ id: t.id, name: t.name })), host.viewed()) });
+    }
+  }
+
+  /** The pointer is off the strip. */
+  setHovered(target: StripTarget | null): void {
+    if (JSON.stringify(target) === JSON.stringify(this.hovered)) return;
+    this.hovered = target;
+    this.host.renderUi();
+  }
+
+  private order(): string[] {
+    return this.host.control.tabs.map((t) => t.id);
+  }
+
+  private startDrag(): void {
+    if (!this.press || this.drag) return;
+    const at = this.order().indexOf(this.press.tabId);
+    this.drag = { tabId: this.press.tabId, dropIndex: at };
+    this.host.renderUi();
+  }
+
+  private setDrop(dropIndex: number): void {
+    if (!this.drag || this.drag.dropIndex === dropIndex) return;
+    this.drag = { ...this.drag, dropIndex };
+    this.host.renderUi();
+  }
+
+  private endDrag(x: number): void {
+    const press = this.press;
+    const drag = this.drag;
+    if (press) clearTimeout(press.timer);
+    this.press = null;
+    this.drag = null;
+    const strip = this.host.strip();
+    if (!drag || !strip) return;
+    const insertion = dropIndexAt(strip, x);
+    const from = this.order().indexOf(drag.tabId);
+    const to = insertion > from ? insertion - 1 : insertion;
+    this.host.renderUi();
+    if (from < 0 || to === from) return;
+    void this.host.control
+      .request('reorder', { tabId: drag.tabId, toIndex: to, expectedRev: this.host.control.rev })
+      .catch((err) => this.host.addNotice(err instanceof ServerError ? err.message : 'The tab was not moved.'));
+  }
+
+  dispose(): void {
+    if (this.press) clearTimeout(this.press.timer);
+  }
+}
