@@ -116,6 +116,15 @@ export async function executeTermination(plan: RetirementPlan, opts: { graceMs: 
   return { signalled, killed, unended: survivors.map(({ pid, startTime }) => ({ pid, startTime })) };
 }
 
+/** No grace: SIGKILL to each process, verified by pid + start time. For a child ended on purpose
+ * to start again at once (a restart on request, an unresponsive agent); a close uses
+ * executeTermination. Returns how many were signalled. */
+export function killWithoutGrace(processes: readonly ProcessRef[], io: TerminateIO = realTerminateIO): number {
+  let killed = 0;
+  for (const p of processes) if (io.signalProcess(p, 'SIGKILL')) killed += 1;
+  return killed;
+}
+
 /** Polls until every process is gone or `ms` passes; returns those still alive. */
 async function waitGone<T extends ProcessRef>(io: TerminateIO, processes: T[], ms: number): Promise<T[]> {
   const deadline = io.now() + ms;

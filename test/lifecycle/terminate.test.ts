@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedProcess, ProcessRef, RetirementPlan } from '../../src/lifecycle/retirement.js';
-import { executeTermination, KILL_CONFIRM_MS, refusingSignals, type TerminateIO, type TerminateSignal } from '../../src/lifecycle/terminate.js';
+import { executeTermination, KILL_CONFIRM_MS, killWithoutGrace, refusingSignals, type TerminateIO, type TerminateSignal } from '../../src/lifecycle/terminate.js';
 
 interface FakeProc {
   ref: PlannedProcess;
@@ -145,6 +145,22 @@ describe('executeTermination with a fake clock', () => {
     expect(result).toEqual({ signalled: 2, killed: 1, unended: [{ pid: 90, startTime: 's90' }] });
     expect(w.log.filter((e) => e.signal === 'SIGKILL')).toEqual([{ t: 100, target: '90', signal: 'SIGKILL' }]);
     expect(w.t).toBe(100 + KILL_CONFIRM_MS);
+  });
+});
+
+describe('killWithoutGrace', () => {
+  it('SIGKILLs each process at once, no hang-up and no wait, and skips one whose pid another process took', () => {
+    const w = new FakeWorld();
+    const leader = w.add(110, 110, 0);
+    const member = w.add(111, 110, null);
+    const recycled = { ...w.add(112, 112, null), startTime: 'earlier' };
+    expect(killWithoutGrace([leader, member, recycled], w)).toBe(2);
+    expect(w.log).toEqual([
+      { t: 0, target: '110', signal: 'SIGKILL' },
+      { t: 0, target: '111', signal: 'SIGKILL' },
+    ]);
+    expect(w.procs.get(112)?.alive).toBe(true);
+    expect(w.sleeps).toBe(0);
   });
 });
 
