@@ -1,0 +1,192 @@
+// The controller's input on its way to the child (SPEC §7): kept in order while the child starts,
+// admitted through the input bound, written straight to the PTY or through the model, and
+// refused whole, with the typist told, when it cannot be delivered.
+import { encodeInput, isBinaryInput } from '../input/encode.js';
+import { isChildOnly } from '../input/kittyKeys.js';
+import type { InputEvent } from '../input/events.js';
+import type { Logger } from '../log.js';
+import { InputGate, type Admission, type InputBatch, type InputPart } from './inputGate.js';
+import type { PtyWriter } from './ptyWriter.js';
+import { StartingInput } from './startingInput.js';
+import type { TerminalModel } from './terminalModel.js';
+import type { DataClient } from './dataClients.js';
+
+/** Input that waits beyond the bound is refused once the child has taken none of its backlog for
+ * this long: it is not reading (issue 15). Long enough for a reading child on a loaded machine. */
+const INPUT_STALL_MS = 2_000;
+/** How often waiting input checks whether the child stopped reading. */
+const INPUT_STALL_CHECK_MS = 250;
+/** Waiting input plus the writer's backlog never exceed this many times the bound. */
+const INPUT_CAP_FACTOR = 32;
+/** Keys typed while a tab started go to a child that printed nothing by then anyway. */
+const STARTING_INPUT_WAIT_MS = 2_000;
+
+export interface InputHost<Phases> {
+  readonly log: Logger;
+  readonly model: TerminalModel;
+  /** The running child's input; null while none runs. */
+  writer(): PtyWriter | null;
+  /** A child runs and takes input. */
+  running(): boolean;
+  /** The child starts (its first start or a restart). */
+  starting(): boolean;
+  /** The tab is closing: nothing waits for a child any more. */
+  closing(): boolean;
+  /** Admitted input: the next frame goes out at once. */
+  typed(): void;
+  /** What the presses tell about the agent's turn, read before they are admitted. */
+  readKeys(presses: InputEvent[]): Phases;
+  /** The presses were admitted (written or held). */
+  admitted(presses: InputEvent[], phases: Phases, bracketedPaste: boolean): void;
+}
+
+export class ClientInput<Phases> {
+  private readonly gate: InputGate<DataClient>;
+  private readonly startingInput: StartingInput<DataClient, InputEvent>;
+  private stallCheck: NodeJS.Timeout | null = null;
+  /** Set while a started child has keys waiting for its first output. */
+  private startingInputDue: NodeJS.Timeout | null = null;
+
+  constructor(
+    boundBytes: number,
+    private readonly host: InputHost<Phases>,
+  ) {
+    this.gate = new InputGate(boundBytes, INPUT_STALL_MS, boundBytes * INPUT_CAP_FACTOR);
+    this.startingInput = new StartingInput(boundBytes);
+  }
+
+  /** The controller's keys. */
+  offer(client: DataClient, events: InputEvent[]): void {
+    if (Array.isArray(events) && this.waitsForChild()) {
+      // Typed while the child starts: kept in order, delivered once it is ready (SPEC §7).
+      const modes = this.host.model.modes.modes;
+      const bytes = events.reduce((n, ev) => n + Buffer.byteLength(encodeInput(ev, modes)), 0);
+      if (!this.startingInput.offer(client, events, bytes)) this.refuse([{ owner: client, bytes }]);
+      return;
+    }
+    if (!Array.isArray(events) || !this.host.running()) {
+      client.conn.send({ t: 'inputRejected', reason: 'not-running' });
+      return;
+    }
+    this.deliver(client, events);
+  }
+
+  /** Keys wait while the child starts, and after, until the new child is ready for them. */
+  private waitsForChild(): boolean {
+    return !this.host.closing() && (this.host.starting() || this.startingInputDue !== null);
+  }
+
+  /** A child just started with keys waiting for it: they go at its first output (a shell's prompt,
+   * an agent's first frame: it has set its terminal up by then; earlier, a line discipline still in
+   * canonical mode would echo them and cut a long line), or after a bounded wait. */
+  awaitChildReady(): void {
+    if (this.startingInput.bytes === 0) return;
+    this.startingInputDue = setTimeout(() => this.deliverStarting(), STARTING_INPUT_WAIT_MS);
+  }
+
+  /** The child printed: keys that waited for it go now. */
+  childPrinted(): void {
+    if (this.startingInputDue) this.deliverStarting();
+  }
+
+  /** The keys typed while the child started go to it now, in order, as if typed now. */
+  private deliverStarting(): void {
+    this.cancelStartingWait();
+    for (const batch of this.startingInput.take()) this.deliver(batch.owner, batch.events);
+  }
+
+  /** Keys still waiting for a child that died wait on for the next one, or are refused. */
+  cancelStartingWait(): void {
+    if (this.startingInputDue) clearTimeout(this.startingInputDue);
+    this.startingInputDue = null;
+  }
+
+  /** The child will not run: what waited for it is refused, and each typist is told. */
+  refuseStarting(): void {
+    this.cancelStartingWait();
+    const batches = this.startingInput.take();
+    if (batches.length === 0) return;
+    this.host.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
+    for (const owner of new Set(batches.map((b) => b.owner))) owner.conn.send({ t: 'inputRejected', reason: 'not-started' });
+  }
+
+  /** At the child's exit: input held for it is not replayed into the next child (SPEC §7).
+   * Returns how many bytes were dropped. */
+  dropHeld(): number {
+    const dropped = this.gate.dropAll().reduce((n, b) => n + b.bytes, 0);
+    this.stopStallCheck();
+    return dropped;
+  }
+
+  private deliver(client: DataClient, events: InputEvent[]): void {
+    const modes = this.host.model.modes.modes;
+    // A key's release (and a modifier key alone) reaches a child that asked for it, but types
+    // nothing: the agent's status and the pending prompt follow presses only.
+    const presses = events.filter((ev) => !isChildOnly(ev));
+    const phases = this.host.readKeys(presses);
+    const parts: InputPart[] = [];
+    let text = '';
+    let bytes = 0;
+    for (const ev of events) {
+      const encoded = encodeInput(ev, modes);
+      if (isBinaryInput(ev, modes)) {
+        // Default-encoded mouse reports are single bytes above 0x7f, not UTF-8.
+        if (text) parts.push({ binary: false, data: text });
+        text = '';
+        parts.push({ binary: true, data: encoded });
+        bytes += encoded.length;
+      } else {
+        text += encoded;
+        bytes += Buffer.byteLength(encoded);
+      }
+    }
+    if (text) parts.push({ binary: false, data: text });
+    const verdict = this.admit({ parts, bytes, paste: events.some((ev) => ev.k === 'paste'), owner: client });
+    if (verdict !== 'refused') this.host.admitted(presses, phases, modes.bracketedPaste);
+  }
+
+  private writerView() {
+    const writer = this.host.writer();
+    return { pending: writer?.pendingBytes ?? 0, stalledMs: writer?.stalledMs() ?? 0 };
+  }
+
+  private admit(batch: InputBatch<DataClient>): Admission {
+    const verdict = this.gate.offer(batch, this.writerView());
+    if (verdict === 'write') this.writeBatch(batch);
+    else if (verdict === 'refused') this.refuse([batch]);
+    else if (!this.stallCheck) this.stallCheck = setInterval(() => this.checkHeld(), INPUT_STALL_CHECK_MS);
+    return verdict;
+  }
+
+  private writeBatch(batch: InputBatch<DataClient>): void {
+    for (const part of batch.parts) {
+      if (part.binary) this.host.writer()?.write(Buffer.from(part.data, 'latin1'));
+      else this.host.model.typed(part.data);
+    }
+    this.host.typed();
+  }
+
+  /** The PTY took bytes: input waiting in order goes as far as it now fits. */
+  releaseHeld(): void {
+    for (const batch of this.gate.release(this.writerView())) this.writeBatch(batch);
+    if (this.gate.heldBytes === 0) this.stopStallCheck();
+  }
+
+  private checkHeld(): void {
+    this.releaseHeld();
+    const refused = this.gate.refuseIfStalled(this.writerView());
+    if (refused.length > 0) this.refuse(refused);
+    if (this.gate.heldBytes === 0) this.stopStallCheck();
+  }
+
+  stopStallCheck(): void {
+    if (this.stallCheck) clearInterval(this.stallCheck);
+    this.stallCheck = null;
+  }
+
+  /** Refused whole, and said so to each client whose input it was. */
+  private refuse(batches: Array<Pick<InputBatch<DataClient>, 'owner' | 'bytes'>>): void {
+    this.host.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
+    for (const owner of new Set(batches.map((b) => b.owner))) owner.conn.send({ t: 'inputRejected', reason: 'queue-full' });
+  }
+}

@@ -1,0 +1,166 @@
+// The holder's viewing clients (SPEC §6, §7): each connected by ticket on the data plane, viewing
+// once it attaches, typing and resizing while it controls the tab, reading history in copy mode.
+// Each gets the rows that changed since its last frame, on a lane that never grows without bound.
+import type { Connection } from '../protocol/connection.js';
+import type { HolderState } from '../protocol/messages.js';
+import type { Row } from '../surface/types.js';
+import type { InputEvent } from '../input/events.js';
+import type { Logger } from '../log.js';
+import { takeArmedFault } from '../diag/testFaults.js';
+import type { TerminalModel } from './terminalModel.js';
+
+/** A client lane holding more than this many unsent bytes is behind: it gets no new frame
+ * until it drains, then one frame with everything that changed (single-slot lane). */
+export const LANE_HIGH_WATER_BYTES = 256 * 1024;
+
+export interface Controller {
+  clientId: string | null;
+  rev: number;
+}
+
+export interface DataClient {
+  conn: Connection;
+  clientId: string;
+  /** The optional data-plane methods the client listed in its handshake. */
+  methods: readonly string[];
+  attached: boolean;
+  /** The rows this client last received, to send only what changed since. */
+  sentRows: Row[] | null;
+  sentMeta: string;
+  behind: boolean;
+}
+
+export interface ClientsHost {
+  readonly log: Logger;
+  readonly model: TerminalModel;
+  /** Test-only (A1_TEST_ATTACH_DELAY_MS in the tab's environment): the answer to an attach comes
+   * this much later, as from a holder under load, so a test can type into a client's wait for it. */
+  readonly attachDelayMs: number;
+  state(): HolderState;
+  controller(): Controller;
+  /** The controller's keys, at the controller's revision. */
+  input(client: DataClient, events: InputEvent[]): void;
+  /** The controller's size (SPEC §7: desired state). */
+  resize(cols: number, rows: number): void;
+  /** Someone started or stopped viewing the tab. */
+  viewersChanged(): void;
+}
+
+export class DataClients {
+  private readonly clients = new Set<DataClient>();
+
+  constructor(private readonly host: ClientsHost) {}
+
+  add(conn: Connection, clientId: string, methods: readonly string[]): void {
+    const client: DataClient = { conn, clientId, methods, attached: false, sentRows: null, sentMeta: '', behind: false };
+    this.clients.add(client);
+    // A newer client's message this holder lacks is dropped; the view goes on (SPEC §6).
+    const offSkipped = conn.onSkipped(() => {
+      offSkipped();
+      this.host.log.warn('client-message-skipped');
+    });
+    conn.onClose(() => {
+      this.clients.delete(client);
+      this.host.viewersChanged();
+    });
+    conn.onDrain(() => {
+      if (client.behind && conn.pendingBytes < LANE_HIGH_WATER_BYTES) {
+        client.behind = false;
+        this.host.log.info('client-resync');
+        this.sendFrameTo(client, this.host.model.currentRows());
+      }
+    });
+    conn.onMessage((msg) => this.onMessage(client, msg as Record<string, unknown> & { t: string }));
+  }
+
+  private onMessage(client: DataClient, msg: Record<string, unknown> & { t: string }): void {
+    switch (msg.t) {
+      case 'attach': {
+        const delayMs = this.host.attachDelayMs;
+        if (delayMs > 0) setTimeout(() => this.clients.has(client) && this.onAttach(client), delayMs);
+        else this.onAttach(client);
+        return;
+      }
+      case 'input':
+        if (!this.isController(client, msg.rev as number)) {
+          client.conn.send({ t: 'inputRejected', reason: 'read-only' });
+          return;
+        }
+        this.host.input(client, msg.events as InputEvent[]);
+        return;
+      case 'resize':
+        if (!this.isController(client, msg.rev as number)) return;
+        if (takeArmedFault('drop-resize')) return this.host.log.warn('test-resize-dropped');
+        this.host.resize(msg.cols as number, msg.rows as number);
+        return;
+      // Copy mode: read-only and per client, so any client may ask, controller or not.
+      case 'history': {
+        const page = this.host.model.historyPage(msg.from as number, msg.count as number);
+        client.conn.send({ t: 'historyPage', reqId: msg.reqId, ...page });
+        return;
+      }
+      case 'search': {
+        const direction = msg.direction === 'backward' ? 'backward' : 'forward';
+        const result = this.host.model.search(msg.text as string, direction, (msg.from as number | undefined) ?? undefined);
+        client.conn.send({ t: 'searchResult', reqId: msg.reqId, ...result });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** A client views the tab: it gets the state, who controls the tab, and the whole surface. */
+  private onAttach(client: DataClient): void {
+    client.attached = true;
+    this.host.viewersChanged();
+    client.sentRows = null;
+    client.conn.send({ t: 'state', state: this.host.state() });
+    client.conn.send({ t: 'controller', ...this.host.controller() });
+    this.sendFrameTo(client, this.host.model.currentRows());
+  }
+
+  private isController(client: DataClient, rev: number): boolean {
+    const controller = this.host.controller();
+    return controller.clientId === client.clientId && controller.rev === rev;
+  }
+
+  anyAttached(): boolean {
+    return [...this.clients].some((c) => c.attached);
+  }
+
+  /** To every attached client (`method`: only those that listed it in their handshake). */
+  sendToAttached(msg: { t: string } & Record<string, unknown>, method?: string): void {
+    for (const c of this.clients) if (c.attached && (method === undefined || c.methods.includes(method))) c.conn.send(msg);
+  }
+
+  /** After a reflow every client needs a whole frame. */
+  forgetSentRows(): void {
+    for (const c of this.clients) c.sentRows = null;
+  }
+
+  sendFrames(): void {
+    let current: Row[] | null = null;
+    for (const c of this.clients) {
+      if (!c.attached) continue;
+      if (c.conn.pendingBytes >= LANE_HIGH_WATER_BYTES) {
+        c.behind = true;
+        continue;
+      }
+      current ??= this.host.model.currentRows();
+      this.sendFrameTo(c, current);
+    }
+  }
+
+  private sendFrameTo(client: DataClient, current: Row[]): void {
+    const frame = this.host.model.frameFor(client.sentRows, client.sentMeta, current);
+    if (!frame) return;
+    client.sentRows = frame.rows;
+    client.sentMeta = frame.meta;
+    client.conn.send({ t: 'surface', patch: frame.patch });
+  }
+
+  closeAll(): void {
+    for (const c of this.clients) c.conn.close();
+  }
+}
