@@ -200,7 +200,8 @@ export function verifyTicket(
   return { ok: true };
 }
 
-function isWellFormedTicket(value: unknown): value is Ticket {
+/** The shape a ticket must have before its MAC is checked (verifyTicket checks it too). */
+export function isWellFormedTicket(value: unknown): value is Ticket {
   if (typeof value !== 'object' || value === null) return false;
   const t = value as Record<string, unknown>;
   const shortString = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= TICKET_FIELD_MAX;

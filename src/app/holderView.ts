@@ -3,7 +3,8 @@
 import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
 import { PeerMethods } from '../protocol/methods.js';
-import { dataSchema, type HolderState, type HistoryPageMsg, type SearchResultMsg } from '../protocol/messages.js';
+import { dataSchema, type DataToClient, type DataToHolder, type HolderState, type HistoryPageMsg, type SearchResultMsg } from '../protocol/messages.js';
+import { unhandled } from '../protocol/schema.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
 import type { Ticket } from '../security.js';
@@ -54,49 +55,50 @@ export class HolderView {
   private resizeRetryMs = RESIZE_RETRY_FIRST_MS;
 
   private constructor(
-    private readonly conn: Connection,
+    private readonly conn: Connection<DataToClient, DataToHolder>,
     readonly tabId: string,
     private readonly clientId: string,
     /** What the holder said it offers in its handshake. */
     private readonly methods: PeerMethods,
     on: HolderViewEvents,
   ) {
-    conn.onMessage((msg) => {
-      const m = msg as Record<string, unknown> & { t: string };
+    conn.onMessage((m) => {
       switch (m.t) {
         case 'surface':
-          on.patch(m.patch as SurfacePatch);
+          on.patch(m.patch);
           break;
         case 'state': {
-          const state = m.state as HolderState;
+          const state = m.state;
           this.reportedSize = { cols: state.cols, rows: state.rows };
           this.settleSize();
           on.state(state);
           break;
         }
         case 'controller':
-          this.controller = { clientId: (m.clientId as string | undefined) ?? null, rev: m.rev as number };
+          this.controller = { clientId: m.clientId ?? null, rev: m.rev };
           this.controllerHeard = true;
           this.settleSize();
           on.controller(this.controller);
           break;
         case 'inputRejected':
-          on.rejected(m.reason as string);
+          on.rejected(m.reason);
           break;
         case 'clipboard':
-          on.clipboard?.(m.sequence as string);
+          on.clipboard?.(m.sequence);
           break;
         case 'promptOffer':
-          on.promptOffer?.(m.typed === true);
+          on.promptOffer?.(m.typed);
           break;
         case 'historyPage':
         case 'searchResult': {
           const { t: _t, reqId, ...reply } = m;
-          const waiting = this.requests.get(reqId as number);
-          this.requests.delete(reqId as number);
+          const waiting = this.requests.get(reqId);
+          this.requests.delete(reqId);
           waiting?.resolve(reply);
           break;
         }
+        default:
+          unhandled(m);
       }
     });
     conn.onClose(() => {
@@ -113,7 +115,7 @@ export class HolderView {
     opts: { socketPath: string; ticket: Ticket; proofKey: string; tabId: string; clientId: string; cols: number; rows: number },
     on: HolderViewEvents,
   ): Promise<HolderView> {
-    const conn = await connectUnix(opts.socketPath, dataSchema, DATA_CONNECT_TIMEOUT_MS);
+    const conn = await connectUnix<DataToClient, DataToHolder>(opts.socketPath, dataSchema, DATA_CONNECT_TIMEOUT_MS);
     let methods: PeerMethods;
     try {
       const peer = await connectHandshake(conn, {
@@ -208,12 +210,15 @@ export class HolderView {
     this.conn.close();
   }
 
-  private request<T>(msg: Record<string, unknown> & { t: string }): Promise<T> {
+  private request<T>(msg: DistributiveOmit<Extract<DataToHolder, { t: 'history' | 'search' }>, 'reqId'>): Promise<T> {
     if (this.closed) return Promise.reject(new ViewClosedError());
     const reqId = this.nextReqId++;
     return new Promise<T>((resolve, reject) => {
       this.requests.set(reqId, { resolve: resolve as (reply: unknown) => void, reject });
-      this.conn.send({ ...msg, reqId });
+      this.conn.send({ ...msg, reqId } as Extract<DataToHolder, { t: 'history' | 'search' }>);
     });
   }
 }
+
+/** Omit over each member of a union, so each keeps its own `t`. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -2,7 +2,7 @@
 // bridge. Outside a tab it does nothing and says so in one sentence.
 import { connectUnix } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
-import { bridgeSchema } from '../protocol/messages.js';
+import { bridgeSchema, type BridgeToChild, type BridgeToHolder } from '../protocol/messages.js';
 import { parseBridgeToken } from '../protocol/bridgeToken.js';
 import { AGENT_STATES } from '../status/agentState.js';
 
@@ -28,7 +28,7 @@ export async function sendStatus(env: NodeJS.ProcessEnv, args: StatusArgs): Prom
   const socket = env.A1_BRIDGE;
   const token = env.A1_BRIDGE_TOKEN ? parseBridgeToken(env.A1_BRIDGE_TOKEN) : null;
   if (!env.A1_TAB_ID || !socket || !token) throw new StatusError('status reports work only inside an a1 tab.');
-  const conn = await connectUnix(socket, bridgeSchema, STATUS_TIMEOUT_MS).catch(() => {
+  const conn = await connectUnix<BridgeToChild, BridgeToHolder>(socket, bridgeSchema, STATUS_TIMEOUT_MS).catch(() => {
     throw new StatusError("This tab's bridge is not answering.");
   });
   try {
@@ -38,9 +38,9 @@ export async function sendStatus(env: NodeJS.ProcessEnv, args: StatusArgs): Prom
     const ack = new Promise<boolean>((resolve, reject) => {
       const timer = setTimeout(() => reject(new StatusError("This tab's bridge did not answer.")), STATUS_TIMEOUT_MS);
       conn.onMessage((m) => {
-        if ((m as { t: string }).t !== 'statusAck') return;
+        if (m.t !== 'statusAck') return; // the one message a holder sends here
         clearTimeout(timer);
-        resolve((m as unknown as { ok: boolean }).ok);
+        resolve(m.ok);
       });
       conn.onClose(() => {
         clearTimeout(timer);

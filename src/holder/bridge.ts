@@ -7,11 +7,11 @@ import { Connection } from '../protocol/connection.js';
 import { UnixListener } from '../protocol/unixListener.js';
 import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { bridgeSchema } from '../protocol/messages.js';
+import { bridgeSchema, type BridgeToChild, type BridgeToHolder } from '../protocol/messages.js';
 import { pidMax } from '../proc.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
-import { AGENT_STATES, type AgentState } from '../status/agentState.js';
+import { isAgentState, type AgentState } from '../status/agentState.js';
 import { childBridgeKey } from '../protocol/bridgeToken.js';
 
 
@@ -111,13 +111,13 @@ export class BridgeListener {
   }
 
   private accept(socket: net.Socket): void {
-    const conn = new Connection(socket, bridgeSchema);
+    const conn = new Connection<BridgeToHolder, BridgeToChild>(socket, bridgeSchema);
     let inc: string | null = null;
     acceptHandshake(conn, {
       role: 'bridge-holder',
       methods: ['status'],
       keyFor: (auth) => {
-        const claimed = (auth as unknown as { childInc?: unknown }).childInc;
+        const claimed = auth.childInc;
         if (auth.role !== 'bridge' || typeof claimed !== 'string') return new ProtocolError('auth', 'Not a bridge client.');
         if (claimed !== this.currentInc()) return new ProtocolError('auth', 'That incarnation has ended.');
         inc = claimed;
@@ -125,11 +125,10 @@ export class BridgeListener {
       },
     }).then(
       () => {
-        conn.onMessage((msg) => {
-          const m = msg as Record<string, unknown> & { t: string };
-          if (m.t !== 'status') return;
+        conn.onMessage((m) => {
+          if (m.t !== 'status') return; // the one message a child sends here
           // A report that arrives after the incarnation it speaks for ended is dropped.
-          if (inc !== this.currentInc() || !AGENT_STATES.includes(m.state as AgentState)) {
+          if (inc !== this.currentInc() || !isAgentState(m.state)) {
             conn.send({ t: 'statusAck', ok: false });
             return;
           }
@@ -151,7 +150,7 @@ export class BridgeListener {
             return;
           }
           const applied = this.onReport({
-            state: m.state as AgentState,
+            state: m.state,
             sessionId: cleanField(m.sessionId),
             agent: cleanField(m.agent),
             name: cleanField(m.name),

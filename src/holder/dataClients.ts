@@ -2,7 +2,8 @@
 // once it attaches, typing and resizing while it controls the tab, reading history in copy mode.
 // Each gets the rows that changed since its last frame, on a lane that never grows without bound.
 import type { Connection } from '../protocol/connection.js';
-import type { HolderState } from '../protocol/messages.js';
+import type { DataToClient, DataToHolder, HolderState } from '../protocol/messages.js';
+import { unhandled } from '../protocol/schema.js';
 import type { Row } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
 import type { Logger } from '../log.js';
@@ -18,8 +19,11 @@ export interface Controller {
   rev: number;
 }
 
+/** A viewing client's data-plane connection, as the holder sees it. */
+export type DataConnection = Connection<DataToHolder, DataToClient>;
+
 export interface DataClient {
-  conn: Connection;
+  conn: DataConnection;
   clientId: string;
   /** The optional data-plane methods the client listed in its handshake. */
   methods: readonly string[];
@@ -51,7 +55,7 @@ export class DataClients {
 
   constructor(private readonly host: ClientsHost) {}
 
-  add(conn: Connection, clientId: string, methods: readonly string[]): void {
+  add(conn: DataConnection, clientId: string, methods: readonly string[]): void {
     const client: DataClient = { conn, clientId, methods, attached: false, sentRows: null, sentMeta: '', behind: false };
     this.clients.add(client);
     // A newer client's message this holder lacks is dropped; the view goes on (SPEC §6).
@@ -70,10 +74,10 @@ export class DataClients {
         this.sendFrameTo(client, this.host.model.currentRows());
       }
     });
-    conn.onMessage((msg) => this.onMessage(client, msg as Record<string, unknown> & { t: string }));
+    conn.onMessage((msg) => this.onMessage(client, msg));
   }
 
-  private onMessage(client: DataClient, msg: Record<string, unknown> & { t: string }): void {
+  private onMessage(client: DataClient, msg: DataToHolder): void {
     switch (msg.t) {
       case 'attach': {
         const delayMs = this.host.attachDelayMs;
@@ -82,31 +86,31 @@ export class DataClients {
         return;
       }
       case 'input':
-        if (!this.isController(client, msg.rev as number)) {
+        if (!this.isController(client, msg.rev)) {
           client.conn.send({ t: 'inputRejected', reason: 'read-only' });
           return;
         }
-        this.host.input(client, msg.events as InputEvent[]);
+        this.host.input(client, msg.events);
         return;
       case 'resize':
-        if (!this.isController(client, msg.rev as number)) return;
+        if (!this.isController(client, msg.rev)) return;
         if (takeArmedFault('drop-resize')) return this.host.log.warn('test-resize-dropped');
-        this.host.resize(msg.cols as number, msg.rows as number);
+        this.host.resize(msg.cols, msg.rows);
         return;
       // Copy mode: read-only and per client, so any client may ask, controller or not.
       case 'history': {
-        const page = this.host.model.historyPage(msg.from as number, msg.count as number);
+        const page = this.host.model.historyPage(msg.from, msg.count);
         client.conn.send({ t: 'historyPage', reqId: msg.reqId, ...page });
         return;
       }
       case 'search': {
         const direction = msg.direction === 'backward' ? 'backward' : 'forward';
-        const result = this.host.model.search(msg.text as string, direction, (msg.from as number | undefined) ?? undefined);
+        const result = this.host.model.search(msg.text, direction, msg.from ?? undefined);
         client.conn.send({ t: 'searchResult', reqId: msg.reqId, ...result });
         return;
       }
       default:
-        return;
+        unhandled(msg);
     }
   }
 
@@ -130,7 +134,7 @@ export class DataClients {
   }
 
   /** To every attached client (`method`: only those that listed it in their handshake). */
-  sendToAttached(msg: { t: string } & Record<string, unknown>, method?: string): void {
+  sendToAttached(msg: DataToClient, method?: string): void {
     for (const c of this.clients) if (c.attached && (method === undefined || c.methods.includes(method))) c.conn.send(msg);
   }
 

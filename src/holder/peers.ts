@@ -6,7 +6,9 @@ import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { holderSchema, dataSchema } from '../protocol/messages.js';
 import { mergeSchemas } from '../protocol/schema.js';
-import { verifyTicket, UsedTickets, ticketProofKey, type Ticket } from '../security.js';
+import { verifyTicket, UsedTickets, ticketProofKey, isWellFormedTicket, type Ticket } from '../security.js';
+import type { ServerConnection } from './serverLink.js';
+import type { DataConnection } from './dataClients.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import { PROMPT_OFFER_METHOD } from './promptOffer.js';
@@ -21,8 +23,8 @@ export interface PeerKeys {
 }
 
 export interface Peers {
-  server(conn: Connection): void;
-  client(conn: Connection, clientId: string, methods: readonly string[]): void;
+  server(conn: ServerConnection): void;
+  client(conn: DataConnection, clientId: string, methods: readonly string[]): void;
 }
 
 export class PeerGate {
@@ -45,8 +47,9 @@ export class PeerGate {
       keyFor: (auth) => {
         if (auth.role === 'server') return holderKey;
         if (auth.role === 'data') {
-          const t = (auth as unknown as { ticket?: Ticket }).ticket;
+          const t = auth.ticket;
           if (!t || typeof t !== 'object') return new ProtocolError('auth', 'A data connection needs a ticket.');
+          if (!isWellFormedTicket(t)) return new ProtocolError('auth', 'Ticket refused (malformed).');
           const verdict = verifyTicket(ticketKey, t, Date.now(), { tabId, holderInc });
           if (!verdict.ok) return new ProtocolError('auth', `Ticket refused (${verdict.code}).`);
           if (!this.usedTickets.use(t.mac, t.expiresAt, Date.now())) return new ProtocolError('auth', 'Ticket already used.');
@@ -57,8 +60,10 @@ export class PeerGate {
       },
     }).then(
       (hs) => {
-        if (hs.peerRole === 'server') this.peers.server(conn);
-        else if (ticket) this.peers.client(conn, ticket.clientId, hs.peerMethods);
+        // One socket serves both planes (holderWire); the authenticated role says which this
+        // connection speaks, and each side's switch ignores the other plane's messages.
+        if (hs.peerRole === 'server') this.peers.server(conn as unknown as ServerConnection);
+        else if (ticket) this.peers.client(conn as unknown as DataConnection, ticket.clientId, hs.peerMethods);
         else conn.close();
       },
       (err) => {

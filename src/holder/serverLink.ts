@@ -2,7 +2,8 @@
 // by epoch; the server's commands (controller, restart, resume, close) and its liveness pings.
 // When the link drops, the holder looks for a server and starts a replacement for one that died.
 import type { Connection } from '../protocol/connection.js';
-import type { HolderState } from '../protocol/messages.js';
+import type { FromHolder, HolderState, ToHolder } from '../protocol/messages.js';
+import { unhandled } from '../protocol/schema.js';
 import type { Logger } from '../log.js';
 import { decideServerWatch, probeServer, retryDelayMs, startServerProcess } from './serverWatch.js';
 import type { Controller } from './dataClients.js';
@@ -24,8 +25,11 @@ export interface ServerLinkHost {
   setResume(resume: unknown): void;
 }
 
+/** The server's connection, as the holder sees it. */
+export type ServerConnection = Connection<ToHolder, FromHolder>;
+
 export class ServerLink {
-  private server: Connection | null = null;
+  private server: ServerConnection | null = null;
   /** Server links lost so far: the grace timer of each loss knows whether a later one superseded it. */
   private losses = 0;
   /** The loss whose first look was logged: one `server-lost` each, whatever looks follow. */
@@ -38,7 +42,7 @@ export class ServerLink {
     private readonly host: ServerLinkHost,
   ) {}
 
-  send(msg: { t: string } & Record<string, unknown>): void {
+  send(msg: FromHolder): void {
     this.server?.send(msg);
   }
 
@@ -48,16 +52,15 @@ export class ServerLink {
 
   /** An authenticated server connection replaces the current one only with its first admitted
    * epoch: a superseded server that reconnects is refused and cannot displace its successor. */
-  adopt(conn: Connection): void {
+  adopt(conn: ServerConnection): void {
     this.host.log.info('server-connected');
     conn.onClose(() => {
       if (this.server !== conn) return;
       this.server = null;
       this.watch();
     });
-    conn.onMessage((msg) => {
-      const m = msg as Record<string, unknown> & { t: string };
-      if (this.server !== conn && typeof m.epoch === 'number') {
+    conn.onMessage((m) => {
+      if (this.server !== conn && 'epoch' in m) {
         if (!this.admitEpoch(m.epoch)) return conn.close();
         const previous = this.server;
         this.server = conn;
@@ -70,36 +73,36 @@ export class ServerLink {
     conn.send({ t: 'state', state: this.host.state() });
   }
 
-  private onMessage(conn: Connection, msg: Record<string, unknown> & { t: string }): void {
+  private onMessage(conn: ServerConnection, msg: ToHolder): void {
     switch (msg.t) {
       case 'epoch':
-        this.admitEpoch(msg.epoch as number);
+        this.admitEpoch(msg.epoch);
         return;
       case 'ping':
         conn.send({ t: 'pong', n: msg.n });
         return;
       case 'setController': {
-        if (!this.admitEpoch(msg.epoch as number)) return;
-        const controller = { clientId: (msg.clientId as string | undefined) ?? null, rev: msg.rev as number };
+        if (!this.admitEpoch(msg.epoch)) return;
+        const controller = { clientId: msg.clientId ?? null, rev: msg.rev };
         conn.send({ t: 'controllerSet', rev: controller.rev });
         this.host.setController(controller);
         return;
       }
       case 'terminate':
-        if (!this.admitEpoch(msg.epoch as number)) return;
-        this.host.terminate(msg.graceMs as number);
+        if (!this.admitEpoch(msg.epoch)) return;
+        this.host.terminate(msg.graceMs);
         return;
       case 'restartChild':
-        if (!this.admitEpoch(msg.epoch as number)) return;
-        this.host.restartChild(msg.fresh === true, msg.force === true);
+        if (!this.admitEpoch(msg.epoch)) return;
+        this.host.restartChild(msg.fresh, msg.force === true);
         return;
       case 'setResume': {
-        if (!this.admitEpoch(msg.epoch as number)) return;
+        if (!this.admitEpoch(msg.epoch)) return;
         this.host.setResume(msg.resume);
         return;
       }
       default:
-        return;
+        unhandled(msg);
     }
   }
 

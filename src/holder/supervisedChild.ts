@@ -4,7 +4,7 @@
 // while no server runs.
 import { newIncarnation } from '../security.js';
 import { procStartTime } from '../proc.js';
-import type { HolderState } from '../protocol/messages.js';
+import type { DataToClient, HolderState } from '../protocol/messages.js';
 import { planRetirement, sessionMembers } from '../lifecycle/retirement.js';
 import { executeTermination, killWithoutGrace, type TerminateIO } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
@@ -33,7 +33,7 @@ export interface ChildHost {
   readonly offer: PromptOffer;
   readonly agent: AgentStatus;
   /** To every viewing client. */
-  tellAttached(msg: { t: string } & Record<string, unknown>): void;
+  tellAttached(msg: DataToClient): void;
   /** A frame is due. */
   frame(): void;
   broadcastState(): void;

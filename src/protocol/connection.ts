@@ -21,6 +21,15 @@ export interface ConnectionOptions {
 
 type CloseListener = (reason?: Error) => void;
 
+/** What the handshake needs of a connection, whatever its plane's message types. */
+export interface AnyConnection {
+  send(msg: Message): void;
+  onMessage(fn: (msg: Message) => void): () => void;
+  onSkipped(fn: () => void): () => void;
+  onClose(fn: (reason?: Error) => void): () => void;
+  close(reason?: Error): void;
+}
+
 /**
  * `In`: the messages this side receives; `Out`: the ones it sends (the plane's direction, e.g.
  * ControlToServer / ControlToClient in src/protocol/messages.ts). Both are checked against the

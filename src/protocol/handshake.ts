@@ -8,7 +8,7 @@
 // The key never crosses the wire; fresh nonces on both sides make every proof single-use, and
 // the labels keep one side's proof from ever serving as the other's.
 import crypto from 'node:crypto';
-import type { Connection } from './connection.js';
+import type { AnyConnection, Connection } from './connection.js';
 import { isProtocolErrorCode, ProtocolError } from './errors.js';
 import { defineSchema, mergeSchemas, type MessageOf, type Schema } from './schema.js';
 
@@ -87,7 +87,7 @@ export interface ConnectedPeer {
 }
 
 /** The accepting side. On failure the peer is sent a reject, the connection closes, and this rejects with a ProtocolError. */
-export function acceptHandshake(conn: Connection, opts: AcceptOptions): Promise<AcceptedPeer> {
+export function acceptHandshake(conn: AnyConnection, opts: AcceptOptions): Promise<AcceptedPeer> {
   const nonce = crypto.randomBytes(NONCE_BYTES);
   return runHandshake<AcceptedPeer>(conn, opts.timeoutMs, (step) => {
     conn.send({ t: 'hello', gen: PROTOCOL_GENERATION, role: opts.role, nonce, methods: opts.methods });
@@ -113,7 +113,7 @@ export function acceptHandshake(conn: Connection, opts: AcceptOptions): Promise<
 }
 
 /** The connecting side; it verifies the acceptor's proof too. Fails like acceptHandshake. */
-export function connectHandshake(conn: Connection, opts: ConnectOptions): Promise<ConnectedPeer> {
+export function connectHandshake(conn: AnyConnection, opts: ConnectOptions): Promise<ConnectedPeer> {
   const nonce = crypto.randomBytes(NONCE_BYTES);
   let hello: HelloMessage | null = null;
   return runHandshake<ConnectedPeer>(conn, opts.timeoutMs, (step) => (msg) => {
@@ -154,7 +154,7 @@ interface Step<T> {
  * and returns the handler for the peer's messages.
  */
 function runHandshake<T>(
-  connection: Connection,
+  connection: AnyConnection,
   timeoutMs: number = HANDSHAKE_TIMEOUT_MS,
   start: (step: Step<T>) => (msg: HandshakeMessage) => void,
 ): Promise<T> {
