@@ -1,12 +1,12 @@
 // Finding, starting and talking to the profile's server (SPEC §15): used by the attach
 // client and by every maintenance command.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { Readable } from 'node:stream';
+import { spawnReady } from './spawnReady.js';
 import { connectUnix, type Connection } from './protocol/connection.js';
 import { connectHandshake } from './protocol/handshake.js';
 import { controlSchema, type ReplyError } from './protocol/messages.js';
 import { PeerMethods } from './protocol/methods.js';
+import type { RequestArgs, RequestOp, RequestResult } from './protocol/requests.js';
 import { readClientToken } from './security.js';
 import type { Paths } from './paths.js';
 
@@ -14,6 +14,9 @@ import type { Paths } from './paths.js';
 export const SERVER_START_TIMEOUT_MS = 5_000;
 /** A connect with no completed handshake within this is an unresponsive server. */
 const HANDSHAKE_TIMEOUT_MS = 2_000;
+
+/** An op's arguments, which may be left out when it takes none. */
+export type ArgsOf<K extends RequestOp> = Record<string, never> extends RequestArgs<K> ? [args?: RequestArgs<K>] : [args: RequestArgs<K>];
 
 export class ServerError extends Error {
   constructor(readonly code: string, message: string) {
@@ -110,10 +113,11 @@ export class ServerClient {
   }
 
   /** Sends `op`; one the server lacks is refused here, in one sentence, and nothing is sent. */
-  request<T = unknown>(op: string, args: object = {}): Promise<T> {
+  request<K extends RequestOp>(op: K, ...rest: ArgsOf<K>): Promise<RequestResult<K>> {
     if (!this.serves(op)) return Promise.reject(unsupported(op));
+    const args = rest[0] ?? {};
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<RequestResult<K>>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       this.conn.send({ t: 'request', id, op, args });
     });
@@ -179,42 +183,18 @@ function withoutTabMarkers(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /** Spawns the server detached and reads its one status line from fd 3. */
-export function startServer(paths: Paths, profile: string, env: NodeJS.ProcessEnv): Promise<StartResult> {
+export async function startServer(paths: Paths, profile: string, env: NodeJS.ProcessEnv): Promise<StartResult> {
   const entry = fs.realpathSync(process.argv[1]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, '__server', '--profile', profile], {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-      env: withoutTabMarkers(env),
-    });
-    child.unref();
-    const pipe = child.stdio[3] as unknown as Readable;
-    let buf = '';
-    let done = false;
-    const finish = (fn: () => void) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      pipe.destroy();
-      fn();
-    };
-    const timer = setTimeout(() => finish(() => reject(new ServerError('start-timeout', 'The a1 server did not start in time.'))), SERVER_START_TIMEOUT_MS);
-    pipe.on('error', () => {
-      // Reported as a missing status line.
-    });
-    pipe.on('data', (chunk: Buffer) => {
-      buf += chunk.toString('utf8');
-      const nl = buf.indexOf('\n');
-      if (nl < 0) return;
-      let msg: { ready?: boolean; lost?: boolean; error?: ReplyError };
-      try {
-        msg = JSON.parse(buf.slice(0, nl));
-      } catch {
-        return finish(() => reject(new ServerError('start-failed', 'The a1 server sent an unreadable status.')));
-      }
-      if (msg.error) return finish(() => reject(new ServerError(msg.error!.code, msg.error!.message)));
-      finish(() => resolve({ started: !!msg.ready }));
-    });
-    pipe.once('end', () => finish(() => resolve({ started: false })));
-  });
+  const ready = await spawnReady([entry, '__server', '--profile', profile], { env: withoutTabMarkers(env), timeoutMs: SERVER_START_TIMEOUT_MS });
+  if (ready.t === 'timeout') throw new ServerError('start-timeout', 'The a1 server did not start in time.');
+  if (ready.t === 'error') throw new ServerError('start-failed', 'The a1 server could not be started.');
+  if (ready.t === 'end') return { started: false };
+  let msg: { ready?: boolean; lost?: boolean; error?: ReplyError };
+  try {
+    msg = JSON.parse(ready.line);
+  } catch {
+    throw new ServerError('start-failed', 'The a1 server sent an unreadable status.');
+  }
+  if (msg.error) throw new ServerError(msg.error.code, msg.error.message);
+  return { started: !!msg.ready };
 }

@@ -166,8 +166,8 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     try {
       await this.control.subscribe();
       const { tabId } = this.opts.openSession
-        ? await this.control.request<{ tabId: string }>('openSession', { ...this.createArgs(), ...this.opts.openSession })
-        : await this.control.request<{ tabId: string }>('ensureTab', this.createArgs());
+        ? await this.control.request('openSession', { ...this.createArgs(), ...this.opts.openSession })
+        : await this.control.request('ensureTab', this.createArgs());
       this.outer.enter();
       this.stdin.on('data', this.input.onStdin);
       this.stdout.on('resize', this.onResize);

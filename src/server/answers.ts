@@ -1,6 +1,7 @@
 // How the server's answers look to clients: the core's refusals in words, a tab as the strip and
 // the listing show it, and the past sessions the picker offers. Pure: plain data in, plain data out.
 import type { ReplyError, TabInfo, HolderState, ListingEntry } from '../protocol/messages.js';
+import type { PastSession } from '../protocol/requests.js';
 import type { HistoryEntry } from '../store/registry.js';
 import type { ResumeRecord } from '../lifecycle/records.js';
 import type { ProcessRef } from '../lifecycle/retirement.js';
@@ -12,10 +13,6 @@ import { SHELL_KIND } from '../lifecycle/agents.js';
 export const PAST_SESSIONS_LISTED = 50;
 
 export const NOT_RESUMABLE = { error: { code: 'not-resumable', message: 'This tab cannot sleep: it has no agent session to resume.' } };
-
-export function expectedRev(a: Record<string, unknown>): number | undefined {
-  return typeof a.expectedRev === 'number' ? a.expectedRev : undefined;
-}
 
 /** A refusal of `op` in one sentence. `unavailable` means the tab is not running, unless the
  * server itself is stopping. */
@@ -74,14 +71,6 @@ export function listingEntry(tab: CoreTab, st: HolderState | null): ListingEntry
     glyph: st?.glyph ?? null,
     attention: attentionOf(st?.glyph),
   };
-}
-
-export interface PastSession {
-  sessionId: string;
-  agent: string;
-  name: string;
-  cwd: string;
-  state: string;
 }
 
 /** Sessions no live tab holds (records of gone tabs, and history), newest first, one each. */

@@ -3,6 +3,7 @@
 // acknowledgements, closed links). It decides nothing about tabs; it keeps only process facts the
 // core does not reason over: every holder and child seen per tab (for retirement plans), the
 // holder's last state (titles, glyphs, busy), and the links.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Connection } from '../protocol/connection.js';
 import type { HolderState } from '../protocol/messages.js';
 import type { Paths } from '../paths.js';
@@ -11,33 +12,24 @@ import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import type { Registry } from '../store/registry.js';
 import { deriveKey } from '../security.js';
-import { isLiveProcess, isSameProcess, procStartTime, procEnvironHas } from '../proc.js';
-import { spawnHolder, connectHolder, firstState, HOLDER_START_DEADLINE_MS } from './holderLink.js';
-import { planRetirement, sessionMembers, type ProcessRef, type RetireReason, type RetirementPlan, type SessionClaim, type TabClaims } from '../lifecycle/retirement.js';
-import { executeTermination, TERMINATE_POLL_MS, type TerminateIO } from '../lifecycle/terminate.js';
-import { startClearance } from '../lifecycle/startClearance.js';
-import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
+import { isSameProcess, procStartTime, procEnvironHas } from '../proc.js';
+import { spawnHolder, connectHolder, firstState, HOLDER_RECONNECT_DELAY_MS, HOLDER_START_DEADLINE_MS } from './holderLink.js';
+import type { ProcessRef, RetireReason, RetirementPlan } from '../lifecycle/retirement.js';
+import type { TerminateIO } from '../lifecycle/terminate.js';
 import { crashPoint } from '../crashPoints.js';
 import type { ResumeAuthority } from '../lifecycle/records.js';
 import { writerLockPath } from '../store/layout.js';
-import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
+import type { OrphanReport } from './orphans.js';
 import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
 import { reportOf } from './rows.js';
 import { afterLinkLoss, type CoreEvent, type CoreState, type Effect, type HolderRef } from './core/index.js';
+import { TabProcessBook, killSession } from './tabProcesses.js';
+import { HolderEnding } from './holderEnding.js';
+import { OrphanSweep } from './orphanSweep.js';
 
-/** A live holder whose connection broke is reconnected this many times, this far apart, before
- * it is reported unverifiable; a holder that died meanwhile is reported gone instead. */
+/** A live holder whose connection broke is reconnected this many times (HOLDER_RECONNECT_DELAY_MS
+ * apart) before it is reported unverifiable; a holder that died meanwhile is reported gone instead. */
 const HOLDER_RECONNECT_ATTEMPTS = 10;
-const HOLDER_RECONNECT_DELAY_MS = 300;
-/** How often the profile's holders are compared with the rows that own them (SPEC §10). One look
- * reads /proc, a few milliseconds, so every 2 s costs nothing and finds an orphan soon. */
-const ORPHAN_SWEEP_MS = 2_000;
-/** An orphan is retired only once it stayed unowned this long: a short grace, longer than one
- * sweep, so a holder whose row is being written is never raced. */
-const ORPHAN_GRACE_MS = 3_000;
-/** An earlier process of a tab still alive this long after its SIGKILL is stuck in the kernel
- * (or was never ours to end): the tab's start is refused rather than run beside it. */
-const EARLIER_EXIT_DEADLINE_MS = 5_000;
 
 export interface HolderIODeps {
   paths: Paths;
@@ -75,79 +67,56 @@ export interface SpawnPlan {
   rows: number;
 }
 
-/** Whether a tab may start: nothing of its earlier holders runs, or what may still run. */
-type Clearance = { ok: true } | { ok: false; reason: 'unverifiable' | 'alive' | 'unreadable'; childPid?: number; count?: number; code?: string };
-
-interface TabProcesses {
-  /** Every holder and child seen for the tab, for the retirement plan. */
-  bound: ProcessRef[];
-  /** Every child seen for the tab (from its holders, or the registry with the start time it
-   * recorded), until found gone: what a new start must not run beside. */
-  children: SessionClaim[];
-  /** The clearing of earlier processes in progress: the next one waits for it and looks again. */
-  clearing: Promise<Clearance> | null;
-  /** The linked holder's last state. */
-  state: HolderState | null;
-  link: { inc: string; conn: Connection } | null;
-}
-
 export class HolderIO {
-  private readonly tabs = new Map<string, TabProcesses>();
+  private readonly book = new TabProcessBook();
+  private readonly ending: HolderEnding;
+  private readonly orphans: OrphanSweep;
   /** Incarnations this server spawned: their first verification is a bind, not an adoption. */
   private readonly spawnedHere = new Set<string>();
-  /** Terminations in flight, so a host stop can wait for them. */
-  readonly terminations = new Set<Promise<void>>();
-  /** Holders this server is ending: not orphans, though no row owns them. */
-  private readonly endingHolders = new Map<string, { tabId: string; inc: string }>();
-  /** Closes in progress: their plan covers these processes, so a kill of one is not planned twice. */
-  private readonly closing = new Map<string, Set<number>>();
   /** Incarnations whose link closed while they were bound, until verified again or found gone. */
   private readonly lostLinks = new Set<string>();
-  private orphansSeen = new Map<string, OrphanSighting>();
-  private lastSweep = 0;
-  orphanReport: OrphanReport = { count: 0, oldestAgeMs: null };
 
-  constructor(private readonly d: HolderIODeps) {}
+  constructor(private readonly d: HolderIODeps) {
+    this.ending = new HolderEnding({ ...d, book: this.book });
+    this.orphans = new OrphanSweep({ ...d, ending: this.ending, holderKey: (tabId, inc) => this.holderKey(tabId, inc) });
+  }
 
   /** The linked holder's last state, for what clients see (title, glyph, child). */
   stateOf(tabId: string): HolderState | null {
-    return this.tabs.get(tabId)?.state ?? null;
+    return this.book.stateOf(tabId);
   }
 
-  private procs(tabId: string): TabProcesses {
-    let p = this.tabs.get(tabId);
-    if (!p) {
-      p = { bound: [], children: [], clearing: null, state: null, link: null };
-      this.tabs.set(tabId, p);
-    }
-    return p;
+  /** Terminations in flight, so a host stop can wait for them. */
+  get terminations(): ReadonlySet<Promise<void>> {
+    return this.ending.terminations;
   }
 
-  private noteBound(tabId: string, ref: { pid: number | null; startTime: string | null }): void {
-    if (!ref.pid || !ref.startTime) return;
-    const p = this.procs(tabId);
-    if (!p.bound.some((b) => b.pid === ref.pid && b.startTime === ref.startTime)) p.bound.push({ pid: ref.pid, startTime: ref.startTime });
+  get orphanReport(): OrphanReport {
+    return this.orphans.report;
   }
 
-  /** A child of the tab, bound (with its start time) and remembered for the next start. */
-  private noteChild(tabId: string, ref: { pid: number | null; startTime: string | null }): void {
-    if (!ref.pid) return;
-    this.noteBound(tabId, ref);
-    const p = this.procs(tabId);
-    if (p.children.some((c) => c.pid === ref.pid && (c.startTime !== null || ref.startTime === null))) return;
-    // A new child: those already gone are forgotten, so a tab that restarts often keeps few.
-    p.children = uniqueLeaders([...liveClaims(p.children), { pid: ref.pid, startTime: ref.startTime }]);
+  track(p: Promise<void>): Promise<void> {
+    return this.ending.track(p);
+  }
+
+  planFor(tabId: string, reason: RetireReason, extra: ProcessRef[] = []): RetirementPlan {
+    return this.ending.planFor(tabId, reason, extra);
+  }
+
+  endClosedTab(tabId: string, plan: RetirementPlan): Promise<ProcessRef[]> {
+    return this.ending.endClosedTab(tabId, plan);
+  }
+
+  kill(fx: Extract<Effect, { t: 'kill' }>): void {
+    this.ending.kill(fx);
+  }
+
+  sweep(owned: { tabId: string; inc: string }[], final: boolean): void {
+    this.orphans.sweep(owned, final);
   }
 
   private holderKey(tabId: string, inc: string): Buffer {
     return deriveKey(this.d.secret, 'holder', tabId, inc);
-  }
-
-  track(p: Promise<void>): Promise<void> {
-    const tracked = p.catch((err) => this.d.log.warn('termination-failed', { code: errorCode(err) }));
-    this.terminations.add(tracked);
-    void tracked.finally(() => this.terminations.delete(tracked));
-    return tracked;
   }
 
   // ---- spawn ----
@@ -158,12 +127,12 @@ export class HolderIO {
     // A holder of this tab that no row owns (a spawn that outlived its server, one a host stop
     // missed) would run the tab, and its agent session, beside the new one: it is ended first, or,
     // when it does not prove itself (it may still be starting), this start fails and is retried.
-    if (!(await this.clearStrays(tabId, inc))) {
+    if (!(await this.orphans.clearStrays(tabId, inc))) {
       this.d.log.error('holder-start-failed', { tab: tabId, code: 'stray-unverifiable' });
       this.d.feed({ t: 'spawnFailed', tabId, inc });
       return;
     }
-    const clearance = await this.clearEarlier(tabId);
+    const clearance = await this.ending.clearEarlier(tabId);
     if (!clearance.ok) {
       const { ok: _ok, ...why } = clearance;
       this.d.log.warn('start-refused', { tab: tabId, ...why });
@@ -220,8 +189,8 @@ export class HolderIO {
     }
     const startTime = procStartTime(spawned.pid);
     const childStart = spawned.childPid ? procStartTime(spawned.childPid) : null;
-    this.noteBound(tabId, { pid: spawned.pid, startTime });
-    if (spawned.childPid) this.noteChild(tabId, { pid: spawned.childPid, startTime: childStart });
+    this.book.noteBound(tabId, { pid: spawned.pid, startTime });
+    if (spawned.childPid) this.book.noteChild(tabId, { pid: spawned.childPid, startTime: childStart });
     if (!startTime) {
       this.d.log.error('holder-start-failed', { tab: tabId, code: 'holder-gone' });
       if (spawned.childPid) killSession({ pid: spawned.childPid, startTime: childStart }, tabId);
@@ -246,7 +215,7 @@ export class HolderIO {
   async verify(tabId: string, ref: HolderRef): Promise<void> {
     // The child the registry last recorded: a holder found gone may have left it running.
     const recorded = this.d.state().tabs[tabId]?.child;
-    if (recorded) this.noteChild(tabId, recorded);
+    if (recorded) this.book.noteChild(tabId, recorded);
     if (ref.pid === null || ref.startTime === null) return this.verifyPending(tabId, ref.inc);
     const holder = { pid: ref.pid, startTime: ref.startTime };
     const fresh = this.spawnedHere.has(ref.inc);
@@ -265,7 +234,7 @@ export class HolderIO {
         // one found gone at a start died with its server's predecessor.
         if (this.lostLinks.delete(ref.inc)) this.d.log.warn('holder-died', { tab: tabId });
         else this.d.log.info('holder-gone', { tab: tabId });
-        this.endEarlier(tabId);
+        this.ending.endEarlier(tabId);
         this.d.feed({ t: 'holderGone', tabId, inc: ref.inc });
         return;
       }
@@ -293,7 +262,7 @@ export class HolderIO {
         }
         this.lostLinks.delete(ref.inc);
         this.bind(tabId, ref.inc, conn, state);
-        this.noteBound(tabId, holder);
+        this.book.noteBound(tabId, holder);
         this.d.feed({ t: 'holderVerified', tabId, inc: ref.inc, facts: { ...reportOf(state), pid: ref.pid, startTime: ref.startTime, controller: state.controller } });
         crashPoint(fresh ? 'holder.bind.after' : 'holder.adopt.after');
         if (!fresh) this.d.log.info('adopted', { tab: tabId, holderPid: ref.pid });
@@ -324,7 +293,7 @@ export class HolderIO {
           continue;
         }
         if (this.awaited(tabId, inc)) {
-          this.endEarlier(tabId);
+          this.ending.endEarlier(tabId);
           this.d.feed({ t: 'holderGone', tabId, inc });
         }
         return;
@@ -339,7 +308,7 @@ export class HolderIO {
         return;
       }
       this.bind(tabId, inc, conn, state);
-      this.noteBound(tabId, { pid: state.holderPid, startTime });
+      this.book.noteBound(tabId, { pid: state.holderPid, startTime });
       this.d.feed({ t: 'holderVerified', tabId, inc, facts: { ...reportOf(state), pid: state.holderPid, startTime, controller: state.controller } });
       this.d.log.info('adopted-pending', { tab: tabId, holderPid: state.holderPid });
     } catch {
@@ -359,19 +328,19 @@ export class HolderIO {
 
   /** The link to a verified holder: its messages become core events. */
   private bind(tabId: string, inc: string, conn: Connection, state: HolderState): void {
-    const p = this.procs(tabId);
+    const p = this.book.procs(tabId);
     const old = p.link;
     p.link = { inc, conn };
     p.state = state;
     old?.conn.close();
-    this.noteChild(tabId, { pid: state.childPid, startTime: state.childStart });
+    this.book.noteChild(tabId, { pid: state.childPid, startTime: state.childStart });
     conn.send({ t: 'epoch', epoch: this.d.epoch });
     conn.onMessage((msg) => {
       if (p.link?.conn !== conn) return;
       const m = msg as { t: string; state?: HolderState; rev?: number };
       if (m.t === 'state' && m.state) {
         p.state = m.state;
-        this.noteChild(tabId, { pid: m.state.childPid, startTime: m.state.childStart });
+        this.book.noteChild(tabId, { pid: m.state.childPid, startTime: m.state.childStart });
         this.d.feed({ t: 'holderState', tabId, inc, report: reportOf(m.state) });
       } else if (m.t === 'controllerSet' && typeof m.rev === 'number') {
         this.d.feed({ t: 'controllerAck', tabId, inc, rev: m.rev });
@@ -389,7 +358,7 @@ export class HolderIO {
 
   /** Sends a holder command over the link of that incarnation, if it is linked. */
   send(fx: Extract<Effect, { t: 'sendToHolder' }>): void {
-    const link = this.tabs.get(fx.tabId)?.link;
+    const link = this.book.get(fx.tabId)?.link;
     if (!link || link.inc !== fx.inc) return;
     const cmd = fx.cmd;
     if (cmd.t === 'ping') link.conn.send({ t: 'ping', n: 0 });
@@ -403,273 +372,15 @@ export class HolderIO {
 
   /** Sends whatever the tab's linked holder should hear outside the core's commands. */
   sendRaw(tabId: string, msg: { t: string; [k: string]: unknown }): void {
-    this.tabs.get(tabId)?.link?.conn.send(msg);
-  }
-
-  /** A dead holder's PTY hung up its child's session; whatever ignored that is ended now, whether
-   * or not the tab starts again (its start checks once more and waits for the end). */
-  private endEarlier(tabId: string): void {
-    void this.track(this.clearEarlier(tabId).then(() => undefined));
-  }
-
-  /**
-   * Ends whatever the tab's earlier holders started that still runs (`startClearance`: marked, or
-   * a recorded child verified by its start time), gracefully and then by verified SIGKILL, and
-   * waits until it is gone. False when something may be the tab's agent and cannot be verified or
-   * ended: a start now could run a second writer of its session (SPEC §4, §9).
-   */
-  private clearEarlier(tabId: string): Promise<Clearance> {
-    const p = this.procs(tabId);
-    const previous = p.clearing ?? Promise.resolve<Clearance>({ ok: true });
-    // What cannot be looked at cannot be verified: no start beside it.
-    const next = previous
-      .then(() => this.clearEarlierNow(tabId, p))
-      .catch((err): Clearance => ({ ok: false, reason: 'unreadable', code: errorCode(err) }));
-    p.clearing = next;
-    void next.finally(() => {
-      if (p.clearing === next) p.clearing = null;
-    });
-    return next;
-  }
-
-  private async clearEarlierNow(tabId: string, p: TabProcesses): Promise<Clearance> {
-    const plan = startClearance(snapshotProcesses(), { tabId, socketDir: this.d.paths.socketDir, children: p.children }, [process.pid, 1]);
-    if (plan.unverifiable.length > 0) return { ok: false, reason: 'unverifiable', childPid: plan.unverifiable[0], count: plan.unverifiable.length };
-    if (plan.end.length > 0) {
-      if (!this.d.testEarlierSignalsLost) {
-        await executeTermination({ tabId, reason: 'cleanup', groups: plan.groups, processes: plan.end, revoke: [], history: [] }, { graceMs: this.d.config.closeGraceMs, io: this.d.terminateIO });
-      }
-      const deadline = Date.now() + EARLIER_EXIT_DEADLINE_MS;
-      let left = plan.end.filter((q) => isLiveProcess(q));
-      while (left.length > 0 && Date.now() < deadline) {
-        await delay(TERMINATE_POLL_MS);
-        left = left.filter((q) => isLiveProcess(q));
-      }
-      if (left.length > 0) return { ok: false, reason: 'alive', childPid: left[0].pid, count: left.length };
-      this.d.log.info('earlier-ended', { tab: tabId, count: plan.end.length });
-    }
-    // What is gone now cannot be run beside; what lives (another start's child) stays known.
-    p.children = liveClaims(p.children);
-    return { ok: true };
-  }
-
-  // ---- retirement ----
-
-  private claimsOf(tabId: string, extra: ProcessRef[] = []): TabClaims {
-    const tab = this.d.state().tabs[tabId];
-    const p = this.tabs.get(tabId);
-    const bound = [...(p?.bound ?? []), ...extra];
-    if (tab?.holder?.pid && tab.holder.startTime) bound.push({ pid: tab.holder.pid, startTime: tab.holder.startTime });
-    if (p?.state?.childPid && p.state.childStart) bound.push({ pid: p.state.childPid, startTime: p.state.childStart });
-    const sessions: SessionClaim[] = [...bound];
-    if (tab?.child?.pid) sessions.push({ pid: tab.child.pid, startTime: null });
-    // An agent tab by config, or by having reported over the bridge (SPEC §15), session id or not.
-    const agent = (tab !== undefined && tab.spec.kind !== 'shell') || p?.state?.agent != null;
-    return { tabId, agent, bound, sessions: uniqueLeaders(sessions) };
-  }
-
-  /** One snapshot, taken before any state is pruned (SPEC §9). */
-  planFor(tabId: string, reason: RetireReason, extra: ProcessRef[] = []): RetirementPlan {
-    const others = Object.keys(this.d.state().tabs).filter((id) => id !== tabId && !this.closing.has(id));
-    return planRetirement(
-      {
-        tab: this.claimsOf(tabId, extra),
-        otherTabs: others.map((id) => this.claimsOf(id)),
-        processes: snapshotProcesses(),
-        records: this.d.registry.listResumeRecords(),
-        protectedPids: [process.pid, 1],
-      },
-      reason,
-    );
-  }
-
-  /** A close: its plan, made before the commit, is carried out once the commit is made. Resolves
-   * with the processes it could not end. */
-  endClosedTab(tabId: string, plan: RetirementPlan): Promise<ProcessRef[]> {
-    this.closing.set(tabId, new Set(plan.processes.map((p) => p.pid)));
-    return this.endProcesses(tabId, plan).finally(() => {
-      this.closing.delete(tabId);
-      if (!this.d.state().tabs[tabId]) this.tabs.delete(tabId);
-    });
-  }
-
-  /** The core's kill: the holder (verified by pid and start time) and what its tab's plan names. */
-  kill(fx: Extract<Effect, { t: 'kill' }>): void {
-    if (!this.d.stillWriter()) return;
-    if (this.closing.get(fx.tabId)?.has(fx.pid)) return;
-    // Still the tab's holder: the core gave up on its heartbeat (a sleep, stop or close commits
-    // first, and a spawn it does not want was never the tab's).
-    const tab = this.d.state().tabs[fx.tabId];
-    if (tab?.holder?.pid === fx.pid) {
-      this.d.log.warn('holder-timeout', { tab: fx.tabId });
-      this.d.log.warn('holder-died', { tab: fx.tabId });
-    }
-    const plan = this.planFor(fx.tabId, 'cleanup', [{ pid: fx.pid, startTime: fx.startTime }]);
-    void this.endProcesses(fx.tabId, { ...plan, revoke: [], history: [] }, fx.pid);
-  }
-
-  /** Ends what the plan names: the holder is told to end its session gracefully, and the plan is
-   * carried out alongside (graceful signal, grace window, verified SIGKILL). Never blocks; resolves
-   * with the processes that outlived their SIGKILL, each logged. */
-  private endProcesses(tabId: string, plan: RetirementPlan, holderPid?: number): Promise<ProcessRef[]> {
-    const p = this.tabs.get(tabId);
-    const link = p?.link && (holderPid === undefined || p.state?.holderPid === holderPid) ? p.link : null;
-    const inc = link?.inc ?? this.d.state().tabs[tabId]?.holder?.inc ?? null;
-    const ending = `${tabId}\n${inc}`;
-    if (inc) this.endingHolders.set(ending, { tabId, inc });
-    crashPoint('holder.terminate.before');
-    link?.conn.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
-    crashPoint('holder.terminate.after');
-    let unended: ProcessRef[] = [];
-    return this.track(
-      executeTermination(plan, { graceMs: this.d.config.closeGraceMs, io: this.d.terminateIO })
-        .then((ended) => {
-          if (link && p?.link === link) p.link = null;
-          link?.conn.close();
-          unended = ended.unended;
-          // Left running, never retried by signalling blindly: reported, and visible to the orphan
-          // sweep if it is a holder (SPEC §4 "an unverifiable process is left untouched and reported").
-          if (unended.length > 0) this.d.log.error('termination-incomplete', { tab: tabId, count: unended.length, reason: plan.reason });
-        })
-        .finally(() => {
-          this.endingHolders.delete(ending);
-        }),
-    ).then(() => unended);
-  }
-
-  // ---- orphans ----
-
-  /** Compares the profile's holders with their owners; an orphan past its grace is retired. The
-   * last sweep of a host stop has no grace: nothing is owned any more. */
-  sweep(owned: { tabId: string; inc: string }[], final: boolean): void {
-    const now = Date.now();
-    if (!final && now - this.lastSweep < ORPHAN_SWEEP_MS) return;
-    this.lastSweep = now;
-    let holders: HolderProcess[];
-    try {
-      holders = profileHolders(this.d.paths.stateDir);
-    } catch (err) {
-      this.d.log.warn('orphan-sweep-failed', { code: errorCode(err) });
-      return;
-    }
-    const step = orphanStep(this.orphansSeen, holders, [...owned, ...this.endingHolders.values()], now, final ? 0 : ORPHAN_GRACE_MS);
-    this.orphansSeen = step.seen;
-    this.orphanReport = step.report;
-    for (const h of step.retire) void this.track(this.retireOrphan(h).then(() => undefined));
-  }
-
-  /** Every holder of the tab but `inc` ended, each verified first; false when one lives that does
-   * not prove itself within a holder's start deadline (it may still be starting). */
-  private async clearStrays(tabId: string, inc: string): Promise<boolean> {
-    let strays: HolderProcess[];
-    try {
-      strays = profileHolders(this.d.paths.stateDir).filter((h) => h.tabId === tabId && h.inc !== inc);
-    } catch (err) {
-      this.d.log.warn('orphan-sweep-failed', { code: errorCode(err) });
-      return false;
-    }
-    for (const h of strays) {
-      this.d.log.warn('stray-holder', { tab: tabId, holderPid: h.pid });
-      if (!(await this.retireOrphan(h, HOLDER_START_DEADLINE_MS)) && isSameProcess(h)) return false;
-    }
-    return true;
-  }
-
-  /** Verified by credential, pid and start time, then ended like a closed tab's holder. One that
-   * cannot be verified is left untouched and stays counted (SPEC §4). A holder still starting is
-   * given `patienceMs` to answer. True when it was ended. */
-  private async retireOrphan(h: HolderProcess, patienceMs = 0): Promise<boolean> {
-    if (!this.d.stillWriter()) return false;
-    let conn: Connection | null = null;
-    const deadline = Date.now() + patienceMs;
-    for (;;) {
-      try {
-        conn = await connectHolder(this.d.paths.holderSock(h.tabId, h.inc), this.holderKey(h.tabId, h.inc));
-        break;
-      } catch (err) {
-        if (Date.now() >= deadline || !isSameProcess(h)) {
-          this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
-          return false;
-        }
-        await delay(HOLDER_RECONNECT_DELAY_MS);
-      }
-    }
-    try {
-      const state = await firstState(conn);
-      const same = state.holderPid === h.pid && state.tabId === h.tabId && state.holderInc === h.inc && isSameProcess(h);
-      if (!same) {
-        this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid });
-        return false;
-      }
-      // A row may have come to own it meanwhile (an adoption): then it is no orphan.
-      const tab = this.d.state().tabs[h.tabId];
-      if (tab && (tab.holder?.inc === h.inc || tab.starting === h.inc)) return false;
-      const bound: ProcessRef[] = [{ pid: h.pid, startTime: h.startTime }];
-      if (state.childPid && state.childStart) bound.push({ pid: state.childPid, startTime: state.childStart });
-      const plan = planRetirement(
-        {
-          tab: { tabId: h.tabId, agent: false, bound, sessions: bound },
-          otherTabs: Object.keys(this.d.state().tabs).map((id) => this.claimsOf(id)),
-          processes: snapshotProcesses(),
-          // An orphan's tab may still live with a newer holder: its records are that tab's.
-          records: [],
-          protectedPids: [process.pid, 1],
-        },
-        'cleanup',
-      );
-      conn.send({ t: 'epoch', epoch: this.d.epoch });
-      conn.send({ t: 'terminate', epoch: this.d.epoch, graceMs: this.d.config.closeGraceMs });
-      const ended = await executeTermination(plan, { graceMs: this.d.config.closeGraceMs, io: this.d.terminateIO });
-      this.d.log.info('orphan-retired', { tab: h.tabId, holderPid: h.pid, count: ended.killed });
-      return true;
-    } catch (err) {
-      this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
-      return false;
-    } finally {
-      conn.close();
-    }
+    this.book.get(tabId)?.link?.conn.send(msg);
   }
 
   /** Forgets a tab the core no longer has, once nothing of it is being ended. */
   forget(tabId: string): void {
-    if (!this.closing.has(tabId)) this.tabs.delete(tabId);
+    if (!this.ending.closing.has(tabId)) this.book.tabs.delete(tabId);
   }
 
   closeLinks(): void {
-    for (const p of this.tabs.values()) p.link?.conn.close();
+    for (const p of this.book.tabs.values()) p.link?.conn.close();
   }
-}
-
-/** SIGKILLs every verified member of the session a tab's child led (see `sessionMembers`). */
-export function killSession(leader: SessionClaim, tabId: string): void {
-  for (const p of sessionMembers(snapshotProcesses(), leader, tabId, new Set())) killVerified(p.pid, p.startTime);
-}
-
-/** The claims whose process may still run: the same one (by start time, where recorded). */
-function liveClaims(claims: readonly SessionClaim[]): SessionClaim[] {
-  return claims.filter((c) => (c.startTime === null ? procStartTime(c.pid) !== null : isSameProcess({ pid: c.pid, startTime: c.startTime })));
-}
-
-/** One claim per leader pid, keeping a recorded start time over an unrecorded one. */
-export function uniqueLeaders(claims: readonly SessionClaim[]): SessionClaim[] {
-  const byPid = new Map<number, SessionClaim>();
-  for (const c of claims) {
-    if (!Number.isSafeInteger(c.pid) || c.pid <= 0) continue;
-    const seen = byPid.get(c.pid);
-    if (seen === undefined || (seen.startTime === null && c.startTime !== null)) byPid.set(c.pid, c);
-  }
-  return [...byPid.values()];
-}
-
-export function killVerified(pid: number, startTime: string): void {
-  if (!isSameProcess({ pid, startTime })) return;
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -1,7 +1,6 @@
 // The server's side of one holder: spawning it detached, and the authenticated control
 // connection to it (both for a fresh spawn and for adoption after a server restart).
-import { spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { spawnReady } from '../spawnReady.js';
 import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
 import { holderSchema, type HolderState } from '../protocol/messages.js';
@@ -9,6 +8,8 @@ import type { HolderInit } from '../holder/holder.js';
 
 /** A holder has this long to create its PTY and report ready (SPEC §10: creation has a deadline). */
 export const HOLDER_START_DEADLINE_MS = 10_000;
+/** How far apart a holder that does not answer (yet) is tried again. */
+export const HOLDER_RECONNECT_DELAY_MS = 300;
 /** Connect plus handshake to a holder's socket. */
 const HOLDER_CONNECT_TIMEOUT_MS = 2_000;
 
@@ -33,52 +34,19 @@ export interface HolderSpawnSpec {
 const HOLDER_NODE_FLAGS = ['--max-semi-space-size=1', '--v8-pool-size=1'];
 
 /** Starts a holder process detached (own session, no terminal) and waits for its ready line. */
-export function spawnHolder(spec: HolderSpawnSpec): Promise<SpawnedHolder> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...HOLDER_NODE_FLAGS, spec.entry, '__holder'], {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-      env: spec.env,
-    });
-    const pipe = child.stdio[3] as unknown as Readable & Writable;
-    let buf = '';
-    let settled = false;
-    const finish = (err: Error | null, value?: SpawnedHolder) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      pipe.destroy();
-      child.unref();
-      if (err) reject(err);
-      else resolve(value!);
-    };
-    const timer = setTimeout(() => {
-      try {
-        if (child.pid) process.kill(child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-      finish(Object.assign(new Error('The holder did not start in time.'), { code: 'holder-timeout' }));
-    }, HOLDER_START_DEADLINE_MS);
-    child.once('error', (err) => finish(err));
-    pipe.on('error', () => {
-      // Reported through the missing ready line.
-    });
-    pipe.on('data', (chunk: Buffer) => {
-      buf += chunk.toString('utf8');
-      const nl = buf.indexOf('\n');
-      if (nl < 0) return;
-      try {
-        const reply = JSON.parse(buf.slice(0, nl)) as { ok: boolean; pid?: number; childPid?: number | null; code?: string };
-        if (reply.ok && typeof reply.pid === 'number') finish(null, { pid: reply.pid, childPid: reply.childPid ?? null });
-        else finish(Object.assign(new Error('The holder failed to start.'), { code: reply.code ?? 'holder-failed' }));
-      } catch (err) {
-        finish(err as Error);
-      }
-    });
-    pipe.once('end', () => finish(Object.assign(new Error('The holder exited before it was ready.'), { code: 'holder-died' })));
-    pipe.write(JSON.stringify(spec.init) + '\n');
+export async function spawnHolder(spec: HolderSpawnSpec): Promise<SpawnedHolder> {
+  const ready = await spawnReady([...HOLDER_NODE_FLAGS, spec.entry, '__holder'], {
+    env: spec.env,
+    timeoutMs: HOLDER_START_DEADLINE_MS,
+    input: JSON.stringify(spec.init) + '\n',
+    killOnTimeout: true,
   });
+  if (ready.t === 'error') throw ready.err;
+  if (ready.t === 'timeout') throw Object.assign(new Error('The holder did not start in time.'), { code: 'holder-timeout' });
+  if (ready.t === 'end') throw Object.assign(new Error('The holder exited before it was ready.'), { code: 'holder-died' });
+  const reply = JSON.parse(ready.line) as { ok: boolean; pid?: number; childPid?: number | null; code?: string };
+  if (reply.ok && typeof reply.pid === 'number') return { pid: reply.pid, childPid: reply.childPid ?? null };
+  throw Object.assign(new Error('The holder failed to start.'), { code: reply.code ?? 'holder-failed' });
 }
 
 /** Connects to a holder's socket and authenticates both ways with its derived key. */

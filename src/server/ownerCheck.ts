@@ -5,6 +5,7 @@
 // blocked" and left alone, never answered with a second writer.
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { isLiveProcess, signalVerified } from '../proc.js';
 import { writerLockPath } from '../store/layout.js';
 import { lockHolder } from '../lockHolder.js';
@@ -116,8 +117,4 @@ function isServerProcess(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -26,7 +26,6 @@ import { ServerError, type ServerClient } from '../../src/serverClient.js';
 import { connectUnix, type Connection } from '../../src/protocol/connection.js';
 import { connectHandshake } from '../../src/protocol/handshake.js';
 import { dataSchema } from '../../src/protocol/messages.js';
-import type { Ticket } from '../../src/security.js';
 
 const ALT_A = '\x1ba';
 const ALT_NEXT = '\x1b.';
@@ -130,7 +129,7 @@ describe('two clients', () => {
     const p = await protocolClient(t);
     protocolClients.push(p);
     await subscribe(p, 'cl_stale');
-    const grant = await p.request<{ ticket: Ticket; proofKey: string; socketPath: string }>('view', { tabId: tab });
+    const grant = await p.request('view', { tabId: tab });
     expect(await p.request('claim', { tabId: tab, force: true })).toEqual({ controller: true });
     const data = await connectUnix(grant.socketPath, dataSchema, 5_000);
     dataConns.push(data);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { setTimeout as pause } from 'node:timers/promises';
 import { describe, it, expect, afterEach } from 'vitest';
 import path from 'node:path';
-import { e2e, listing, protocolClient, PROMPT_SEEN, serverPids, stateDir, waitForStrip, type E2E, type Listing } from './harness.js';
+import { e2e, listing, protocolClient, PROMPT_SEEN, serverPids, stateDir, waitForStrip, type E2E } from './harness.js';
 import {
   agentStarts,
   argvOf,
@@ -90,7 +90,7 @@ describe('limits', () => {
       // Counted by tab: a holder forking its child shows twice until the child execs.
       while (running < 5) {
         const holders = new Set(holderTabs());
-        const l = await client.request<Listing>('list');
+        const l = await client.request('list');
         const runningIds = new Set(l.tabs.filter((x) => x.status === 'running').map((x) => x.id));
         const inFlight = [...holders].filter((id) => !runningIds.has(id)).length;
         most = Math.max(most, inFlight);

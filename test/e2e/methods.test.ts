@@ -68,7 +68,7 @@ describe('a server that lacks one optional op', () => {
       const refused = await client.request('rename', { tabId: tab.id, name: 'x' }).catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(ServerError);
       expect((refused as ServerError).code).toBe('unsupported');
-      expect((await client.request<{ tabs: unknown[] }>('list')).tabs).toHaveLength(1);
+      expect((await client.request('list')).tabs).toHaveLength(1);
     } finally {
       client.close();
     }

@@ -19,11 +19,6 @@ afterEach(async () => {
   t = undefined;
 });
 
-interface Orphans {
-  count: number;
-  oldestAgeMs: number | null;
-}
-
 async function running(e: E2E, names: string[]): Promise<Listing> {
   return waitFor(async () => {
     const l = await listing(e);
@@ -62,7 +57,7 @@ describe('orphaned holders', () => {
     spawnServer(e);
     const client = await waitFor(() => protocolClient(e).catch(() => null), { what: 'the next server answering', timeoutMs: 30_000 });
     clients.push(client);
-    const orphans = async () => ((await client.request<{ orphans: Orphans }>('hostStatus')).orphans);
+    const orphans = async () => ((await client.request('hostStatus')).orphans);
     const seen = await waitFor(async () => {
       const o = await orphans();
       return o.count === 1 ? o : null;

@@ -73,7 +73,7 @@ describe('soak', () => {
     const started = Date.now();
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
       const { client, tabs } = attached;
-      const { tabId } = await client.request<{ tabId: string }>('create', { agent: 'generic', command: fakeAgentArgv(), cwd: t.home.dir, env: t.env });
+      const { tabId } = await client.request('create', { agent: 'generic', command: fakeAgentArgv(), cwd: t.home.dir, env: t.env });
       const sessionId = await waitFor(() => tabs.get(tabId)?.sessionId, { what: `cycle ${cycle}: tab ${tabId} reported its session` });
       await client.request('sleep', { tabId });
       expect(tabs.get(tabId)?.lifecycle, `cycle ${cycle}`).toBe('suspended');

@@ -45,8 +45,9 @@ const step =
 const move =
   (by: 1 | -1): ActionHandler =>
   async (c) => {
-    const to = moveIndex(order(c), c.viewed(), by);
-    if (to !== null) await c.control.request('reorder', { tabId: c.viewed(), toIndex: to, expectedRev: c.control.rev });
+    const viewed = c.viewed();
+    const to = moveIndex(order(c), viewed, by);
+    if (to !== null && viewed) await c.control.request('reorder', { tabId: viewed, toIndex: to, expectedRev: c.control.rev });
   };
 /** Keys the router settles before any action runs (routeEvents). */
 const routed: ActionHandler = () => undefined;
@@ -91,12 +92,12 @@ export async function runAction(c: ClientOps, action: ActionId): Promise<void> {
 
 type CommandHandlers = { readonly [K in CommandName]: (c: ClientOps, command: Extract<Command, { name: K }>) => void | Promise<void> };
 
-/** Runs `op` on the viewed tab, if there is one. */
+/** Runs `fn` on the viewed tab, if there is one. */
 const onViewed =
-  (op: string, args: object = {}) =>
+  (fn: (c: ClientOps, tabId: string) => Promise<unknown>) =>
   async (c: ClientOps) => {
     const viewed = c.viewed();
-    if (viewed) await c.control.request(op, { tabId: viewed, ...args });
+    if (viewed) await fn(c, viewed);
   };
 
 export const COMMAND_HANDLERS: CommandHandlers = {
@@ -107,8 +108,8 @@ export const COMMAND_HANDLERS: CommandHandlers = {
     if (viewed) await c.control.request('rename', { tabId: viewed, name: command.arg, expectedRev: c.control.rev });
   },
   close: (c) => closeTab(c, c.viewed()),
-  sleep: onViewed('sleep'),
-  restart: onViewed('restart', { fresh: false, force: true }),
+  sleep: onViewed((c, tabId) => c.control.request('sleep', { tabId })),
+  restart: onViewed((c, tabId) => c.control.request('restart', { tabId, fresh: false, force: true })),
   detach: (c) => c.detachClient(),
   quit: (c) => c.detachClient(),
   'quit-all': (c) => quitAll(c, false),
@@ -125,7 +126,7 @@ export async function runCommand(c: ClientOps, command: Command): Promise<void> 
 }
 
 async function newTab(c: ClientOps, extra: { name?: string }): Promise<void> {
-  const { tabId } = await c.control.request<{ tabId: string }>('create', { ...c.createArgs(), ...extra });
+  const { tabId } = await c.control.request('create', { ...c.createArgs(), ...extra });
   await c.viewTab(tabId);
 }
 
@@ -133,7 +134,7 @@ async function newTab(c: ClientOps, extra: { name?: string }): Promise<void> {
 export async function closeTab(c: ClientOps, tabId: string | null): Promise<void> {
   const tab = c.control.tabs.find((t) => t.id === tabId);
   if (!tab) return;
-  const { busy } = await c.control.request<{ busy: boolean }>('busy', { tabId: tab.id });
+  const { busy } = await c.control.request('busy', { tabId: tab.id });
   if (busy) return c.overlays.open({ kind: 'confirm', state: { kind: 'closeTab', tabId: tab.id, name: tab.name } });
   await c.control.request('close', { tabId: tab.id, expectedRev: c.control.rev });
 }
@@ -141,7 +142,7 @@ export async function closeTab(c: ClientOps, tabId: string | null): Promise<void
 /** /quit-all: stop every tab (asking first when any is busy), then detach. */
 export async function quitAll(c: ClientOps, confirmed: boolean): Promise<void> {
   if (!confirmed) {
-    const busy = await Promise.all(c.control.tabs.map((t) => c.control.request<{ busy: boolean }>('busy', { tabId: t.id })));
+    const busy = await Promise.all(c.control.tabs.map((t) => c.control.request('busy', { tabId: t.id })));
     if (busy.some((b) => b.busy)) return c.overlays.open({ kind: 'confirm', state: { kind: 'quitAll', count: c.control.tabs.length } });
   }
   for (const t of [...c.control.tabs]) await c.control.request('close', { tabId: t.id }).catch(() => undefined);

@@ -1,6 +1,7 @@
 // The client's link to the server (SPEC §6): the subscription that keeps the tab list and its
 // revision current, and quiet reconnection to a replacement when the server dies (SPEC §10).
-import { ServerClient, ServerError } from '../../serverClient.js';
+import { ServerClient, ServerError, type ArgsOf } from '../../serverClient.js';
+import type { RequestOp, RequestResult } from '../../protocol/requests.js';
 import type { Paths } from '../../paths.js';
 import type { TabInfo } from '../../protocol/messages.js';
 import type { InputEvent } from '../../input/events.js';
@@ -48,8 +49,8 @@ export class ControlLink implements Disposable {
     private readonly host: ControlLinkHost,
   ) {}
 
-  request<T = unknown>(op: string, args: object = {}): Promise<T> {
-    return this.server.request<T>(op, args);
+  request<K extends RequestOp>(op: K, ...args: ArgsOf<K>): Promise<RequestResult<K>> {
+    return this.server.request(op, ...args);
   }
 
   serves(op: string): boolean {

@@ -1,6 +1,7 @@
 // a1's overlays on this client (SPEC §8): the command prompt, the tabs picker, a confirmation,
 // the key list, a chip's menu, and the rename editor on a chip. Their states are pure (in
 // ../overlays); this carries out what a key in them asks for.
+import type { PastSession } from '../../protocol/requests.js';
 import { ServerError, unsupported } from '../../serverClient.js';
 import type { InputEvent } from '../../input/events.js';
 import { glyphText } from '../../status/glyphs.js';
@@ -16,15 +17,6 @@ import { closeTab, quitAll, runCommand, type ClientOps } from './actions.js';
 
 /** Picker rows for past sessions carry this before the session id, so they never clash with tab ids. */
 const SESSION_ROW_PREFIX = 'session:';
-
-/** A session no live tab holds, as the server lists it for the picker. */
-interface PastSession {
-  sessionId: string;
-  name: string;
-  cwd: string;
-  /** closed, reboot, expired, or a record origin. */
-  state: string;
-}
 
 export interface OverlaysHost extends ClientOps {
   /** Runs `step` after the actions queued before it. */
@@ -153,7 +145,7 @@ export class Overlays {
 
   async openTabsPicker(): Promise<void> {
     try {
-      this.pastSessions = (await this.host.control.request<{ sessions: PastSession[] }>('sessions', {})).sessions;
+      this.pastSessions = (await this.host.control.request('sessions', {})).sessions;
     } catch {
       // The picker still lists the tabs.
     }
@@ -162,7 +154,7 @@ export class Overlays {
 
   private async reopenSession(sessionId: string): Promise<void> {
     try {
-      const { tabId } = await this.host.control.request<{ tabId: string }>('openSession', { ...this.host.createArgs(), sessionId, cwd: null });
+      const { tabId } = await this.host.control.request('openSession', { ...this.host.createArgs(), sessionId, cwd: null });
       await this.host.viewTab(tabId);
     } catch (err) {
       this.host.addNotice(err instanceof ServerError ? err.message : 'That session could not be opened.');

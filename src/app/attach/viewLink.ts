@@ -71,7 +71,7 @@ export class ViewLink implements Disposable {
     this.host.copyMode.leave();
     old?.close();
     this.viewed = tabId;
-    const grant = await this.host.control.request<{ ticket: Ticket; proofKey: string; socketPath: string }>('view', { tabId });
+    const grant = await this.host.control.request('view', { tabId });
     const { cols, rows } = this.host.surfaceSize();
     const view: HolderView = await HolderView.open(
       { socketPath: grant.socketPath, ticket: grant.ticket, proofKey: grant.proofKey, tabId, clientId: this.host.clientId, cols, rows },

@@ -19,7 +19,7 @@ async function hostStatus(argv: Common & { json?: boolean }): Promise<number> {
     return 0;
   }
   try {
-    const s = await server.request<Record<string, unknown>>('hostStatus');
+    const s = await server.request('hostStatus');
     // The server's counters since it started, plus what holders logged.
     const counters = s.counters ? addCounters(s.counters as Counters, holders) : holders;
     if (argv.json) {

@@ -5,7 +5,7 @@ import { withRunningServer, type Common } from './shared.js';
 async function hostStop(argv: Common): Promise<number> {
   return withRunningServer(argv, async (server) => {
     process.stdout.write('Stopping every tab and the server…\n');
-    const r = await server.request<{ stopped: number }>('hostStop');
+    const r = await server.request('hostStop');
     process.stdout.write(`Stopped ${r.stopped} ${r.stopped === 1 ? 'tab' : 'tabs'} and the server.\n`);
     return 0;
   });

@@ -21,7 +21,7 @@ async function createTab(argv: NewArgs): Promise<number> {
   const command = (argv['--'] ?? []).map(String);
   const server = await ServerClient.connect(paths, { start: true, profile, env });
   try {
-    const { tabId } = await server.request<{ tabId: string }>('create', {
+    const { tabId } = await server.request('create', {
       name: argv.name,
       cwd,
       command: command.length > 0 ? command : null,

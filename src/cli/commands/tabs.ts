@@ -10,7 +10,7 @@ async function listTabs(argv: Common & { json?: boolean }): Promise<number> {
   let listing: Listing;
   if (server) {
     try {
-      listing = await server.request<Listing>('list');
+      listing = await server.request('list');
     } finally {
       server.close();
     }

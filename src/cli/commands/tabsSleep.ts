@@ -1,11 +1,10 @@
 // `a1 tabs sleep <id>`: checkpoint an agent tab and stop it; viewing it resumes the session.
-import type { Listing } from '../../protocol/messages.js';
 import { command } from './entry.js';
 import { UserError, withRunningServer, type Common } from './shared.js';
 
 async function sleepTab(argv: Common & { id: string }): Promise<number> {
   return withRunningServer(argv, async (server) => {
-    const listing = await server.request<Listing>('list');
+    const listing = await server.request('list');
     if (!listing.tabs.some((t) => t.id === argv.id)) throw new UserError(`No tab has the id "${argv.id}".`);
     await server.request('sleep', { tabId: argv.id });
     process.stdout.write(`Tab ${argv.id} is asleep; viewing it resumes its session.\n`);

@@ -1,18 +1,12 @@
 // `a1 tabs stop <id> | --all`: close tabs, ending their processes.
-import type { Listing } from '../../protocol/messages.js';
+import type { Closed } from '../../protocol/requests.js';
 import { command } from './entry.js';
 import { UserError, withRunningServer, type Common } from './shared.js';
-
-/** A close's answer: `incomplete` when some of the tab's processes outlived their SIGKILL. */
-interface Closed {
-  closed: boolean;
-  incomplete?: { pids: number[]; message: string };
-}
 
 async function stopTabs(argv: Common & { id?: string; all?: boolean }): Promise<number> {
   if (!argv.id && !argv.all) throw new UserError('Name a tab id, or pass --all.');
   return withRunningServer(argv, async (server) => {
-    const listing = await server.request<Listing>('list');
+    const listing = await server.request('list');
     const ids = argv.all ? listing.tabs.map((t) => t.id) : [argv.id!];
     if (!argv.all && !listing.tabs.some((t) => t.id === argv.id)) throw new UserError(`No tab has the id "${argv.id}".`);
     if (ids.length === 0) {
@@ -31,7 +25,7 @@ async function stopTabs(argv: Common & { id?: string; all?: boolean }): Promise<
       process.stderr.write(`a1: ${r.incomplete.message}\n`);
     };
     if (ids.length > 1) process.stdout.write(`Stopping ${ids.length} tabs…\n`);
-    await Promise.all(ids.map((id) => server.request<Closed | null>('close', { tabId: id, wait: true }).then((r) => progress(id, r))));
+    await Promise.all(ids.map((id) => server.request('close', { tabId: id, wait: true }).then((r) => progress(id, r))));
     process.stdout.write(`Stopped ${ids.length} ${ids.length === 1 ? 'tab' : 'tabs'}.\n`);
     return incomplete > 0 ? 1 : 0;
   });

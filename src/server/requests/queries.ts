@@ -1,0 +1,55 @@
+// The queries, answered from the core's state without it: `sessions` (the picker), `busy` (before
+// a close, SPEC §8), `list` (`a1 tabs`) and `hostStatus`. One file: each is a few lines.
+import { isSameProcess, foregroundGroupOf } from '../../proc.js';
+import { isBusyGlyph } from '../../status/model.js';
+import { VERSION } from '../../version.js';
+import { listingEntry, PAST_SESSIONS_LISTED, pastSessions } from '../answers.js';
+import { orderedIds } from '../core/index.js';
+import type { RequestContext, RequestHandler } from './context.js';
+
+export const sessions: RequestHandler<'sessions'> = {
+  take: (ctx) => ({ result: { sessions: pastSessions(ctx.registry.listResumeRecords(), ctx.registry.listHistory(PAST_SESSIONS_LISTED), Object.values(ctx.state().tabs)) } }),
+};
+
+/** Whether closing the tab would stop work (SPEC §8): its agent is working or waits for an
+ * answer (agents run in the child's own process group, so only their status tells), or a
+ * foreground job runs in its PTY (the terminal's foreground group is not the child's own). */
+function isBusy(ctx: RequestContext, tabId: string): boolean {
+  const st = ctx.state().tabs[tabId] ? ctx.holderState(tabId) : null;
+  if (!st?.childPid || !st.childStart || !isSameProcess({ pid: st.childPid, startTime: st.childStart })) return false;
+  if (isBusyGlyph(st.glyph)) return true;
+  const fg = foregroundGroupOf(st.childPid);
+  return fg !== null && fg > 0 && fg !== st.childPid;
+}
+
+export const busy: RequestHandler<'busy'> = {
+  take: (ctx, a) => ({ result: { busy: isBusy(ctx, String(a.tabId)) } }),
+};
+
+export const list: RequestHandler<'list'> = {
+  take: (ctx) => {
+    const tabs = ctx.state().tabs;
+    const listing = orderedIds(tabs).map((id) => listingEntry(tabs[id], ctx.liveState(tabs[id])));
+    return { result: { server: { pid: process.pid, epoch: ctx.epoch }, tabs: listing } };
+  },
+};
+
+export const hostStatus: RequestHandler<'hostStatus'> = {
+  take: (ctx) => ({
+    result: {
+      pid: process.pid,
+      version: VERSION,
+      epoch: ctx.epoch,
+      uptimeMs: Date.now() - ctx.startedAt,
+      tabCount: Object.keys(ctx.state().tabs).length,
+      clients: ctx.attachedClients(),
+      profile: ctx.paths.profile,
+      socket: ctx.paths.serverSock,
+      logs: ctx.paths.logsDir,
+      crashRecords: ctx.paths.crashDir,
+      registry: ctx.paths.registryFile,
+      orphans: ctx.orphanReport(),
+      ...ctx.diag?.(),
+    },
+  }),
+};
