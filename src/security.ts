@@ -203,7 +203,7 @@ export function verifyTicket(
 /** The shape a ticket must have before its MAC is checked (verifyTicket checks it too). */
 export function isWellFormedTicket(value: unknown): value is Ticket {
   if (typeof value !== 'object' || value === null) return false;
-  const t = value as Record<string, unknown>;
+  const t: Partial<Record<keyof Ticket, unknown>> = value;
   const shortString = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= TICKET_FIELD_MAX;
   return (
     shortString(t.clientId) &&

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { spawnReady } from './spawnReady.js';
 import { connectUnix, type Connection } from './protocol/connection.js';
 import { connectHandshake } from './protocol/handshake.js';
-import { controlSchema, type ReplyError } from './protocol/messages.js';
+import { controlSchema, type ControlToClient, type ControlToServer, type ReplyError } from './protocol/messages.js';
 import { PeerMethods } from './protocol/methods.js';
 import type { RequestArgs, RequestOp, RequestResult } from './protocol/requests.js';
 import { readClientToken } from './security.js';
@@ -28,20 +28,23 @@ export interface StartResult {
   started: boolean;
 }
 
+/** The control connection, as a client sees it. */
+export type ServerConnection = Connection<ControlToClient, ControlToServer>;
+
 export class ServerClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: ServerError) => void }>();
 
   private constructor(
-    readonly conn: Connection,
+    readonly conn: ServerConnection,
     /** True when this call started the server (not when another process won the start race). */
     readonly started: boolean,
     /** What the server said it offers in its handshake. */
     private readonly methods: PeerMethods,
   ) {
-    conn.onMessage((msg) => {
-      const m = msg as { t: string; id?: number; ok?: boolean; result?: unknown; error?: ReplyError };
-      if (m.t !== 'reply' || m.id === undefined) return;
+    // Topology messages are for the attach client's own listener (src/app/attach/controlLink.ts).
+    conn.onMessage((m) => {
+      if (m.t !== 'reply') return;
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
@@ -153,9 +156,9 @@ export function unsupported(op: string): ServerError {
   );
 }
 
-async function tryConnect(paths: Paths): Promise<{ conn: Connection; methods: PeerMethods }> {
+async function tryConnect(paths: Paths): Promise<{ conn: ServerConnection; methods: PeerMethods }> {
   const token = readClientToken(paths.clientTokenFile);
-  const conn = await connectUnix(paths.serverSock, controlSchema, HANDSHAKE_TIMEOUT_MS);
+  const conn = await connectUnix<ControlToClient, ControlToServer>(paths.serverSock, controlSchema, HANDSHAKE_TIMEOUT_MS);
   if (!token) {
     conn.close();
     throw Object.assign(new Error('no client token'), { code: 'no-token' });

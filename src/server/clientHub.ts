@@ -5,11 +5,15 @@
 import fs from 'node:fs';
 import type net from 'node:net';
 import { Connection } from '../protocol/connection.js';
+import { unhandled } from '../protocol/schema.js';
+
+/** A client's control connection, as the server sees it. */
+type ClientConnection = Connection<ControlToServer, ControlToClient>;
 import { acceptHandshake } from '../protocol/handshake.js';
 import { UnixListener } from '../protocol/unixListener.js';
 import { controlMethods } from '../protocol/methods.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { controlSchema, type TabInfo, type ReplyError } from '../protocol/messages.js';
+import { controlSchema, type ControlToClient, type ControlToServer, type TabInfo, type ReplyError } from '../protocol/messages.js';
 import type { RequestOp } from '../protocol/requests.js';
 import type { Registry } from '../store/registry.js';
 import { FencedError } from '../store/errors.js';
@@ -31,7 +35,7 @@ interface ClientSession {
   /** The id the core knows this connection by: the client's own, or one made up for a
    * connection that sends requests without subscribing (the CLI). */
   coreId: string | null;
-  conn: Connection;
+  conn: ClientConnection;
   /** It stopped reading: topology waits until it drains, then comes whole (clientQueueBytes). */
   behind: boolean;
 }
@@ -40,7 +44,7 @@ interface ClientSession {
 interface PendingRequest extends OpenRequest<RequestOp> {
   op: RequestOp;
   id: number;
-  conn: Connection;
+  conn: ClientConnection;
 }
 
 export interface ClientHubDeps {
@@ -64,7 +68,7 @@ export interface ClientHubDeps {
 }
 
 export class ClientHub {
-  private readonly clients = new Map<Connection, ClientSession>();
+  private readonly clients = new Map<ClientConnection, ClientSession>();
   /** Connections per core client id: the core hears of a client once, and of its end once. */
   private readonly coreClients = new Map<string, number>();
   private readonly pending = new Map<number, PendingRequest>();
@@ -123,7 +127,7 @@ export class ClientHub {
   private socketLeftAlone = false;
 
   private accept(socket: net.Socket): void {
-    const conn = new Connection(socket, controlSchema);
+    const conn: ClientConnection = new Connection(socket, controlSchema);
     acceptHandshake(conn, {
       role: 'server',
       methods: controlMethods(['topology', 'tickets', 'host'], this.ops),
@@ -137,7 +141,7 @@ export class ClientHub {
     );
   }
 
-  private addClient(conn: Connection): void {
+  private addClient(conn: ClientConnection): void {
     const session: ClientSession = { id: '', coreId: null, conn, behind: false };
     this.clients.set(conn, session);
     // A newer client's message this server lacks is dropped; the connection goes on (SPEC §6).
@@ -150,24 +154,31 @@ export class ClientHub {
       for (const [reqId, open] of this.pending) if (open.asker === session) this.pending.delete(reqId);
       if (session.coreId) this.detach(session.coreId);
     });
-    conn.onMessage((msg) => {
-      const m = msg as Record<string, unknown> & { t: string };
-      if (m.t === 'subscribe') {
-        session.id = m.clientId as string;
-        this.attach(session, session.id);
-        conn.send({
-          t: 'snapshot',
-          rev: this.d.state().rev,
-          epoch: this.d.epoch,
-          serverPid: process.pid,
-          tabs: this.tabInfos(),
-          notices: this.d.notices,
-          viewedTab: this.d.registry.getMeta('last_viewed_tab') ?? undefined,
-        });
-      } else if (m.t === 'request') {
-        if (!session.coreId) this.attach(session, `cli${++this.anonymous}`);
-        this.handleRequest(session, m.id as number, m.op as string, (m.args ?? {}) as Record<string, unknown>);
+    conn.onMessage((m) => {
+      switch (m.t) {
+        case 'subscribe':
+          return this.subscribe(session, m.clientId);
+        case 'request':
+          if (!session.coreId) this.attach(session, `cli${++this.anonymous}`);
+          return this.handleRequest(session, m.id, m.op, m.args);
+        default:
+          unhandled(m);
       }
+    });
+  }
+
+  /** A client views: it is attached under its own id and gets the whole topology. */
+  private subscribe(session: ClientSession, clientId: string): void {
+    session.id = clientId;
+    this.attach(session, session.id);
+    session.conn.send({
+      t: 'snapshot',
+      rev: this.d.state().rev,
+      epoch: this.d.epoch,
+      serverPid: process.pid,
+      tabs: this.tabInfos(),
+      notices: this.d.notices,
+      viewedTab: this.d.registry.getMeta('last_viewed_tab') ?? undefined,
     });
   }
 
@@ -265,7 +276,7 @@ export class ClientHub {
     }
   }
 
-  broadcast(msg: { t: string; [k: string]: unknown }): void {
+  broadcast(msg: ControlToClient): void {
     for (const c of this.clients.values()) {
       if (!c.id) continue;
       // The host stopping is never held back: a client that missed it would start a new server.

@@ -4,8 +4,8 @@
 // core does not reason over: every holder and child seen per tab (for retirement plans), the
 // holder's last state (titles, glyphs, busy), and the links.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Connection } from '../protocol/connection.js';
-import type { HolderState } from '../protocol/messages.js';
+import { unhandled } from '../protocol/schema.js';
+import type { HolderState, ToHolder } from '../protocol/messages.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -13,7 +13,7 @@ import { errorCode } from '../log.js';
 import type { Registry } from '../store/registry.js';
 import { deriveKey } from '../security.js';
 import { isSameProcess, procStartTime, procEnvironHas } from '../proc.js';
-import { spawnHolder, connectHolder, firstState, HOLDER_RECONNECT_DELAY_MS, HOLDER_START_DEADLINE_MS } from './holderLink.js';
+import { spawnHolder, connectHolder, firstState, type HolderConnection, HOLDER_RECONNECT_DELAY_MS, HOLDER_START_DEADLINE_MS } from './holderLink.js';
 import type { ProcessRef, RetireReason, RetirementPlan } from '../lifecycle/retirement.js';
 import type { TerminateIO } from '../lifecycle/terminate.js';
 import { crashPoint } from '../crashPoints.js';
@@ -245,7 +245,7 @@ export class HolderIO {
         return;
       }
       if (attempt > 0) await delay(HOLDER_RECONNECT_DELAY_MS);
-      let conn: Connection | null = null;
+      let conn: HolderConnection | null = null;
       try {
         crashPoint(fresh ? 'holder.bind.before' : 'holder.adopt.before');
         conn = await connectHolder(this.d.paths.holderSock(tabId, ref.inc), this.holderKey(tabId, ref.inc));
@@ -279,7 +279,7 @@ export class HolderIO {
    * is a live process of this incarnation (its start time read from /proc); otherwise it is gone,
    * and the orphan sweep ends it if it lives. */
   private async verifyPending(tabId: string, inc: string): Promise<void> {
-    let conn: Connection;
+    let conn: HolderConnection;
     const deadline = Date.now() + HOLDER_START_DEADLINE_MS;
     for (;;) {
       try {
@@ -327,7 +327,7 @@ export class HolderIO {
   }
 
   /** The link to a verified holder: its messages become core events. */
-  private bind(tabId: string, inc: string, conn: Connection, state: HolderState): void {
+  private bind(tabId: string, inc: string, conn: HolderConnection, state: HolderState): void {
     const p = this.book.procs(tabId);
     const old = p.link;
     p.link = { inc, conn };
@@ -335,17 +335,19 @@ export class HolderIO {
     old?.conn.close();
     this.book.noteChild(tabId, { pid: state.childPid, startTime: state.childStart });
     conn.send({ t: 'epoch', epoch: this.d.epoch });
-    conn.onMessage((msg) => {
+    conn.onMessage((m) => {
       if (p.link?.conn !== conn) return;
-      const m = msg as { t: string; state?: HolderState; rev?: number };
-      if (m.t === 'state' && m.state) {
-        p.state = m.state;
-        this.book.noteChild(tabId, { pid: m.state.childPid, startTime: m.state.childStart });
-        this.d.feed({ t: 'holderState', tabId, inc, report: reportOf(m.state) });
-      } else if (m.t === 'controllerSet' && typeof m.rev === 'number') {
-        this.d.feed({ t: 'controllerAck', tabId, inc, rev: m.rev });
-      } else {
-        this.d.feed({ t: 'pong', tabId, inc });
+      switch (m.t) {
+        case 'state':
+          p.state = m.state;
+          this.book.noteChild(tabId, { pid: m.state.childPid, startTime: m.state.childStart });
+          return this.d.feed({ t: 'holderState', tabId, inc, report: reportOf(m.state) });
+        case 'controllerSet':
+          return this.d.feed({ t: 'controllerAck', tabId, inc, rev: m.rev });
+        case 'pong':
+          return this.d.feed({ t: 'pong', tabId, inc });
+        default:
+          unhandled(m);
       }
     });
     conn.onClose(() => {
@@ -371,7 +373,7 @@ export class HolderIO {
   }
 
   /** Sends whatever the tab's linked holder should hear outside the core's commands. */
-  sendRaw(tabId: string, msg: { t: string; [k: string]: unknown }): void {
+  sendRaw(tabId: string, msg: ToHolder): void {
     this.book.get(tabId)?.link?.conn.send(msg);
   }
 

@@ -3,7 +3,7 @@
 import { spawnReady } from '../spawnReady.js';
 import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
-import { holderSchema, type HolderState } from '../protocol/messages.js';
+import { holderSchema, type FromHolder, type HolderState, type ToHolder } from '../protocol/messages.js';
 import type { HolderInit } from '../holder/holder.js';
 
 /** A holder has this long to create its PTY and report ready (SPEC §10: creation has a deadline). */
@@ -50,8 +50,11 @@ export async function spawnHolder(spec: HolderSpawnSpec): Promise<SpawnedHolder>
 }
 
 /** Connects to a holder's socket and authenticates both ways with its derived key. */
-export async function connectHolder(socketPath: string, key: Buffer): Promise<Connection> {
-  const conn = await connectUnix(socketPath, holderSchema, HOLDER_CONNECT_TIMEOUT_MS);
+/** A holder's connection, as the server sees it. */
+export type HolderConnection = Connection<FromHolder, ToHolder>;
+
+export async function connectHolder(socketPath: string, key: Buffer): Promise<HolderConnection> {
+  const conn = await connectUnix<FromHolder, ToHolder>(socketPath, holderSchema, HOLDER_CONNECT_TIMEOUT_MS);
   try {
     await connectHandshake(conn, { role: 'server', key, methods: ['state', 'terminate', 'controller'], timeoutMs: HOLDER_CONNECT_TIMEOUT_MS });
   } catch (err) {
@@ -62,12 +65,11 @@ export async function connectHolder(socketPath: string, key: Buffer): Promise<Co
 }
 
 /** Waits for the first `state` message a holder sends after the handshake. */
-export function firstState(conn: Connection, timeoutMs = HOLDER_CONNECT_TIMEOUT_MS): Promise<HolderState> {
+export function firstState(conn: HolderConnection, timeoutMs = HOLDER_CONNECT_TIMEOUT_MS): Promise<HolderState> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(Object.assign(new Error('The holder sent no state.'), { code: 'timeout' })), timeoutMs);
-    conn.onMessage((msg) => {
-      const m = msg as { t: string; state?: HolderState };
-      if (m.t === 'state' && m.state) {
+    conn.onMessage((m) => {
+      if (m.t === 'state') {
         clearTimeout(timer);
         resolve(m.state);
       }

@@ -2,7 +2,7 @@
 // no row owns is retired after a short grace, once it proves itself (credential, pid and start
 // time). A start ends its tab's stray holders the same way first.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Connection } from '../protocol/connection.js';
+import type { HolderConnection } from './holderLink.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
@@ -84,7 +84,7 @@ export class OrphanSweep {
    * given `patienceMs` to answer. True when it was ended. */
   private async retireOrphan(h: HolderProcess, patienceMs = 0): Promise<boolean> {
     if (!this.d.stillWriter()) return false;
-    let conn: Connection | null = null;
+    let conn: HolderConnection | null = null;
     const deadline = Date.now() + patienceMs;
     for (;;) {
       try {

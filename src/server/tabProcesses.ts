@@ -1,7 +1,7 @@
 // What the server knows of each tab's processes beyond the core (SPEC §4, §9): every holder and
 // child seen (for retirement plans and for what a new start must not run beside), the linked
 // holder's last state, and its link.
-import type { Connection } from '../protocol/connection.js';
+import type { HolderConnection } from './holderLink.js';
 import type { HolderState } from '../protocol/messages.js';
 import { isSameProcess, procStartTime } from '../proc.js';
 import { sessionMembers, type ProcessRef, type SessionClaim } from '../lifecycle/retirement.js';
@@ -20,7 +20,7 @@ export interface TabProcesses {
   clearing: Promise<Clearance> | null;
   /** The linked holder's last state. */
   state: HolderState | null;
-  link: { inc: string; conn: Connection } | null;
+  link: { inc: string; conn: HolderConnection } | null;
 }
 
 export class TabProcessBook {

@@ -11,11 +11,11 @@ import { e2e, holderControl as connectAsServer, listing, logEntries, protocolCli
 import { readDiskRegistry, spawnServer } from './serverProcess.js';
 import { isAlive, killTracked, pidsWithEnv } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
-import type { Connection } from '../../src/protocol/connection.js';
+import type { HolderConnection } from '../../src/server/holderLink.js';
 import { resolvePaths } from '../../src/paths.js';
 
 /** A holder's control connection, as its server has it. */
-async function holderControl(e: E2E, tabId: string): Promise<Connection> {
+async function holderControl(e: E2E, tabId: string): Promise<HolderConnection> {
   return (await connectAsServer(e, tabId)).conn;
 }
 

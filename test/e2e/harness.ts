@@ -6,10 +6,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ServerClient } from '../../src/serverClient.js';
 import type { ListingEntry } from '../../src/protocol/messages.js';
-import type { Connection } from '../../src/protocol/connection.js';
 import { resolvePaths } from '../../src/paths.js';
 import { deriveKey, loadOrCreateSecret } from '../../src/security.js';
-import { connectHolder, firstState } from '../../src/server/holderLink.js';
+import { connectHolder, firstState, type HolderConnection } from '../../src/server/holderLink.js';
 import { WriterLease } from '../../src/store/lease.js';
 import { makeHome, type TestHome } from '../helpers/home.js';
 import { PtyDriver, a1Argv, type PtyDriverOptions } from '../helpers/pty.js';
@@ -138,7 +137,7 @@ export function logEntries(t: E2E, file: RegExp): LogEntry[] {
 
 /** Connects to a tab's holder as its server would, with the credential derived from the profile
  * secret, and waits for the state it sends first. Sends nothing: the real server stays its server. */
-export async function holderControl(t: E2E, tabId: string): Promise<{ conn: Connection; state: Awaited<ReturnType<typeof firstState>> }> {
+export async function holderControl(t: E2E, tabId: string): Promise<{ conn: HolderConnection; state: Awaited<ReturnType<typeof firstState>> }> {
   const paths = resolvePaths({ env: t.env });
   const inc = recordedHolderInc(t, tabId);
   const key = deriveKey(loadOrCreateSecret(paths.secretFile), 'holder', tabId, inc);

@@ -3,7 +3,8 @@
 import { ServerClient, ServerError, type ArgsOf } from '../../serverClient.js';
 import type { RequestOp, RequestResult } from '../../protocol/requests.js';
 import type { Paths } from '../../paths.js';
-import type { TabInfo } from '../../protocol/messages.js';
+import type { ControlToClient, TabInfo } from '../../protocol/messages.js';
+import { unhandled } from '../../protocol/schema.js';
 import type { InputEvent } from '../../input/events.js';
 import type { Disposable } from '../lifecycle.js';
 
@@ -73,47 +74,51 @@ export class ControlLink implements Disposable {
   }
 
   /** One message from the server; true for the snapshot. */
-  private onControlMessage(msg: unknown): boolean {
-    const m = msg as Record<string, unknown> & { t: string };
+  private onControlMessage(m: ControlToClient): boolean {
     switch (m.t) {
       case 'snapshot':
-        this.rev = m.rev as number;
-        this.tabs = m.tabs as TabInfo[];
-        for (const n of (m.notices as string[]) ?? []) this.host.addNotice(n);
+        this.rev = m.rev;
+        this.tabs = m.tabs;
+        for (const n of m.notices) this.host.addNotice(n);
         this.host.onTopology();
         return true;
       case 'tab': {
-        this.rev = m.rev as number;
-        const tab = m.tab as TabInfo;
+        this.rev = m.rev;
+        const tab = m.tab;
         this.tabs = [...this.tabs.filter((t) => t.id !== tab.id), tab].sort((a, b) => a.ord - b.ord);
         this.host.onTopology();
         break;
       }
       case 'tabStatus': {
-        const tab = m.tab as TabInfo;
+        const tab = m.tab;
         const before = this.tabs.find((t) => t.id === tab.id);
         this.tabs = this.tabs.map((t) => (t.id === tab.id ? tab : t));
         this.host.onTopology(sameBesidesTitle(before, tab));
         break;
       }
       case 'tabs':
-        this.rev = m.rev as number;
-        this.tabs = m.tabs as TabInfo[];
+        this.rev = m.rev;
+        this.tabs = m.tabs;
         this.host.onTopology();
         break;
       case 'notice':
         // What the server must say to everyone (a close that could not end a process).
-        this.host.addNotice(m.text as string);
+        this.host.addNotice(m.text);
         break;
       case 'hostStopping':
         // Every tab is being stopped on purpose: leave, and start no replacement server.
         this.host.finish(0, HOST_STOPPED_MESSAGE);
         break;
       case 'tabRemoved':
-        this.rev = m.rev as number;
+        this.rev = m.rev;
         this.tabs = this.tabs.filter((t) => t.id !== m.id);
         this.host.onTopology();
         break;
+      case 'reply':
+        // Answers to requests: the server client settles them.
+        break;
+      default:
+        unhandled(m);
     }
     return false;
   }
