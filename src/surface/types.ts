@@ -79,3 +79,15 @@ export interface SurfacePatch {
   modes: Modes;
   title: string;
 }
+
+/** The modes of a program that asked for nothing, as on a fresh terminal. */
+export const DEFAULT_MODES: Readonly<Modes> = {
+  appCursor: false,
+  appKeypad: false,
+  bracketedPaste: false,
+  mouse: 'none',
+  mouseEncoding: 'default',
+  focus: false,
+  altScreen: false,
+  kittyFlags: 0,
+};

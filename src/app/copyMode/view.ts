@@ -2,23 +2,12 @@
 // the selection inverted and search matches highlighted, the cursor on copy mode's cursor, and
 // the one-line indicator. Pure: the client hands the patch to the compositor in place of the
 // live surface, so the live surface keeps updating underneath and returns untouched.
-import { Attr, DEFAULT_COLOR, type Modes, type Row, type Run, type SurfacePatch } from '../../surface/types.js';
+import { Attr, DEFAULT_COLOR, DEFAULT_MODES, type Row, type Run, type SurfacePatch } from '../../surface/types.js';
 import { selectedRange, type CopyModeState } from './state.js';
 
 /** Matches show black on yellow (palette 3), as most terminals' and editors' search does. */
 const MATCH_FG = 0;
 const MATCH_BG = 3;
-
-const NO_MODES: Modes = {
-  appCursor: false,
-  appKeypad: false,
-  bracketedPaste: false,
-  mouse: 'none',
-  mouseEncoding: 'default',
-  focus: false,
-  altScreen: false,
-  kittyFlags: 0,
-};
 
 /** One cell of a row, with its attributes; `w` 0 is the second half of a wide character. */
 interface Cell {
@@ -88,7 +77,8 @@ export function copyModePatch(state: CopyModeState): SurfacePatch {
     rows: state.height,
     lines,
     cursor: { x: state.cursor.col, y: state.cursor.line - state.top, visible: true, shape: 'block', blink: false },
-    modes: NO_MODES,
+    // A copy-mode view asks for nothing of the terminal: the child's modes are not in effect.
+    modes: { ...DEFAULT_MODES },
     title: '',
   };
 }
