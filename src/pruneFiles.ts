@@ -27,3 +27,12 @@ export function pruneOlderThan(dir: string, nowMs: number, maxAgeMs: number, mat
   }
   return removed;
 }
+
+/** Recovery files (src/holder/recovery.ts writes them) are kept a week (SPEC §4, §10). */
+export const RECOVERY_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Removes recovery files older than the maximum age; returns how many. The server prunes them,
+ * the holder writes them: the rule lives here, beside both. */
+export function pruneRecoveryFiles(dir: string, now: number, maxAgeMs = RECOVERY_MAX_AGE_MS): number {
+  return pruneOlderThan(dir, now, maxAgeMs);
+}

@@ -23,8 +23,7 @@ import { ServerLink } from './serverLink.js';
 import { AgentStatus } from './agentStatus.js';
 import { PeerGate } from './peers.js';
 import { SupervisedChild } from './supervisedChild.js';
-import type { HolderInit } from './holderInit.js';
-export type { HolderInit } from './holderInit.js';
+import type { HolderInit } from '../protocol/holderInit.js';
 
 /** How often the clock-driven glyphs (unresponsive, stalled) and the heartbeat restart are checked. */
 const STATUS_TICK_MS = 1_000;

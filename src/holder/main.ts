@@ -1,7 +1,8 @@
 // Holder process entry: started detached by the server with its init (including its
 // credentials) on an inherited pipe, fd 3, which is closed once the holder is ready.
 import net from 'node:net';
-import { Holder, type HolderInit } from './holder.js';
+import { Holder } from './holder.js';
+import type { HolderInit } from '../protocol/holderInit.js';
 import { createLogger, errorCode } from '../log.js';
 import { crashDirBesideLogs } from '../paths.js';
 import { installCrashHandlers, recordUnrequestedExits } from '../diag/crashHandlers.js';

@@ -3,11 +3,9 @@
 // terminal content, so nothing else (logs, doctor bundles) ever reads them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pruneOlderThan } from '../pruneFiles.js';
 
 /** Lines of history kept with the last screen. */
 export const RECOVERY_SCROLLBACK_LINES = 2_000;
-export const RECOVERY_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface BufferLines {
   length: number;
@@ -32,9 +30,4 @@ export function writeRecoveryFile(file: string, text: string): void {
   const tmp = `${file}.tmp`;
   fs.writeFileSync(tmp, text, { mode: 0o600 });
   fs.renameSync(tmp, file);
-}
-
-/** Removes recovery files older than the maximum age; returns how many. */
-export function pruneRecoveryFiles(dir: string, now: number, maxAgeMs = RECOVERY_MAX_AGE_MS): number {
-  return pruneOlderThan(dir, now, maxAgeMs);
 }

@@ -20,7 +20,7 @@ import type { ClientInput } from './clientInput.js';
 import type { PromptOffer, KeyPhases } from './promptOffer.js';
 import type { AgentStatus } from './agentStatus.js';
 import type { PtyWriter } from './ptyWriter.js';
-import type { HolderInit } from './holderInit.js';
+import type { HolderInit } from '../protocol/holderInit.js';
 import { INITIAL_SUPERVISOR, reduceSupervisor, type Lifecycle, type SupervisorEffect, type SupervisorEvent, type SupervisorState } from './supervisor.js';
 
 export interface ChildHost {

@@ -1,22 +1,9 @@
 // Resume records and the one validator that decides, before every automatic resume, which record
 // (if any) a tab may resume from (SPEC §9). Pure: the caller supplies the clock and who holds what.
 
-/** Why a record exists: `live` and `quit` are defensive captures, `sleep` is the user's intent. */
-export type RecordOrigin = 'live' | 'quit' | 'sleep';
+import type { RecordOrigin, ResumeAuthority, ResumeRecord } from '../protocol/resume.js';
 
-export interface ResumeRecord {
-  id: string;
-  tabId: string;
-  agentKind: string;
-  sessionId: string;
-  cwd: string;
-  name: string;
-  origin: RecordOrigin;
-  /** Epoch milliseconds. */
-  capturedAt: number;
-  /** The tab's own argv when it had one (a generic agent's program); null for the default. */
-  command?: string[] | null;
-}
+export type { RecordOrigin, ResumeAuthority, ResumeRecord };
 
 /** Documented maximum age of `live` and `quit` records, checked when a resume is decided. A day
  * covers an overnight host stop; an older defensive capture is more likely stale than wanted. */
@@ -60,13 +47,6 @@ export function validateResume(records: readonly ResumeRecord[], ctx: ResumeCont
 function isPreferred(a: ResumeRecord, b: ResumeRecord): boolean {
   if (a.capturedAt !== b.capturedAt) return a.capturedAt > b.capturedAt;
   return a.origin === 'sleep' && b.origin !== 'sleep';
-}
-
-/** What a holder keeps so that it can resume its agent after a crash on its own (it restarts
- * children while no server runs, SPEC §15): the record the server validated, and its argv. */
-export interface ResumeAuthority {
-  record: ResumeRecord;
-  argv: string[];
 }
 
 /**

@@ -4,7 +4,7 @@ import { spawnReady } from '../spawnReady.js';
 import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
 import { holderSchema, type FromHolder, type HolderState, type ToHolder } from '../protocol/messages.js';
-import type { HolderInit } from '../holder/holder.js';
+import type { HolderInit } from '../protocol/holderInit.js';
 
 /** A holder has this long to create its PTY and report ready (SPEC §10: creation has a deadline). */
 export const HOLDER_START_DEADLINE_MS = 10_000;

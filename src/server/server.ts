@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import type { Counters } from '../diag/counters.js';
 import type { TerminateIO } from '../lifecycle/terminate.js';
-import { pruneRecoveryFiles } from '../holder/recovery.js';
+import { pruneRecoveryFiles } from '../pruneFiles.js';
 import { FencedError } from '../store/errors.js';
 import { boot, step, HOLDER_HEARTBEAT_MS, type CoreEvent, type CoreState, type CoreTab, type Effect, type StepResult } from './core/index.js';
 import { HolderIO, type SpawnPlan } from './holderIO.js';

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
-import { recoveryText, writeRecoveryFile, pruneRecoveryFiles, recoveryFile, RECOVERY_SCROLLBACK_LINES, RECOVERY_MAX_AGE_MS } from '../../src/holder/recovery.js';
+import { recoveryText, writeRecoveryFile, recoveryFile, RECOVERY_SCROLLBACK_LINES } from '../../src/holder/recovery.js';
+import { pruneRecoveryFiles, RECOVERY_MAX_AGE_MS } from '../../src/pruneFiles.js';
 
 function buffer(lines: string[]) {
   return { length: lines.length, getLine: (y: number) => ({ translateToString: () => lines[y] }) };

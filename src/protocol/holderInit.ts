@@ -1,6 +1,6 @@
 // What the server gives a holder it starts (on fd 3, src/holder/main.ts): the tab, its child's
 // command and environment, the model's size, the sockets and the keys.
-import type { ResumeAuthority } from '../lifecycle/records.js';
+import type { ResumeAuthority } from './resume.js';
 
 export interface HolderInit {
   tabId: string;
