@@ -3,6 +3,7 @@
 // with. The client's `request` is typed by this table and the server's handler table must cover
 // every op in it (src/server/requests/index.ts).
 import type { Ticket } from '../security.js';
+import type { Counters } from '../diag/counters.js';
 import type { Listing } from './messages.js';
 
 /** What a new tab runs and where; every field is optional (the server's defaults stand in). */
@@ -73,7 +74,7 @@ export interface HostStatus {
   /** Holders no tab owns (SPEC §10). */
   orphans: { count: number; oldestAgeMs: number | null };
   /** The server's counters since it started (src/diag/counters.ts), when it keeps them. */
-  counters?: Record<string, number>;
+  counters?: Counters;
 }
 
 /** Each op: what it takes and what it answers. */

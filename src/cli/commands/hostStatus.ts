@@ -1,6 +1,5 @@
 // `a1 tabs host status [--json]`: the profile server's identity, counters and crash records;
 // with no server, what the logs and crash records still say.
-import type { Counters } from '../../diag/counters.js';
 import { command } from './entry.js';
 import { existingServer, JSON_OPTION, setup, type Common } from './shared.js';
 
@@ -21,7 +20,7 @@ async function hostStatus(argv: Common & { json?: boolean }): Promise<number> {
   try {
     const s = await server.request('hostStatus');
     // The server's counters since it started, plus what holders logged.
-    const counters = s.counters ? addCounters(s.counters as Counters, holders) : holders;
+    const counters = s.counters ? addCounters(s.counters, holders) : holders;
     if (argv.json) {
       process.stdout.write(JSON.stringify({ server: s, profile, counters, crashes }) + '\n');
     } else {
@@ -33,7 +32,7 @@ async function hostStatus(argv: Common & { json?: boolean }): Promise<number> {
           `socket   ${s.socket}`,
           `logs     ${s.logs}`,
           `counters ${formatCounters(counters)}`,
-          `orphans  ${describeOrphans(s.orphans as { count: number; oldestAgeMs: number | null } | undefined)}`,
+          `orphans  ${describeOrphans(s.orphans)}`,
           `crashes  ${describeCrashes(crashes, paths.crashDir)}`,
         ].join('\n') + '\n',
       );
