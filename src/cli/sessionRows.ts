@@ -2,6 +2,7 @@
 // record or else its history entry, with the live tab holding it. Pure: registry rows in, rows out.
 import type { ResumeRecord } from '../lifecycle/records.js';
 import type { HistoryEntry, TabRow } from '../store/registry.js';
+import { sessionSources } from '../lifecycle/sessionSources.js';
 
 /** A row of `a1 sessions` (and of its `--json`, which tests read as it is). */
 export interface SessionRow {
@@ -22,15 +23,10 @@ export interface SessionRow {
  * over its history; `history` comes newest first, as the registry lists it. */
 export function sessionRows(records: readonly ResumeRecord[], history: readonly HistoryEntry[], tabs: readonly Pick<TabRow, 'id' | 'name' | 'lifecycle'>[]): SessionRow[] {
   const liveTabs = new Map(tabs.map((t) => [t.id, t]));
-  const rows = new Map<string, SessionRow>();
-  for (const r of [...records].sort((a, b) => b.capturedAt - a.capturedAt)) {
-    if (rows.has(r.sessionId)) continue;
-    const tab = liveTabs.get(r.tabId);
-    rows.set(r.sessionId, { sessionId: r.sessionId, agent: r.agentKind, name: tab?.name ?? r.name, cwd: r.cwd, tabId: tab ? tab.id : null, asleep: tab?.lifecycle === 'suspended', state: r.origin, at: r.capturedAt });
-  }
-  for (const h of history) {
-    if (!h.sessionId || rows.has(h.sessionId)) continue;
-    rows.set(h.sessionId, { sessionId: h.sessionId, agent: h.agentKind, name: h.name, cwd: h.cwd, tabId: null, asleep: false, state: h.reason, at: h.at });
-  }
-  return [...rows.values()].sort((a, b) => b.at - a.at);
+  const newestFirst = [...records].sort((a, b) => b.capturedAt - a.capturedAt);
+  const rows = [...sessionSources(newestFirst, history).values()].map((s): SessionRow => {
+    const tab = s.record ? liveTabs.get(s.record.tabId) : undefined;
+    return { sessionId: s.sessionId, agent: s.agent, name: tab?.name ?? s.name, cwd: s.cwd, tabId: tab ? tab.id : null, asleep: tab?.lifecycle === 'suspended', state: s.state, at: s.at };
+  });
+  return rows.sort((a, b) => b.at - a.at);
 }

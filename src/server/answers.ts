@@ -4,6 +4,7 @@ import type { ReplyError, TabInfo, HolderState, ListingEntry } from '../protocol
 import type { PastSession } from '../protocol/requests.js';
 import type { HistoryEntry } from '../store/registry.js';
 import type { ResumeRecord } from '../lifecycle/records.js';
+import { sessionSources } from '../lifecycle/sessionSources.js';
 import type { ProcessRef } from '../lifecycle/retirement.js';
 import type { CoreTab, Reply } from './core/index.js';
 import { attentionOf } from '../status/model.js';
@@ -77,17 +78,11 @@ export function listingEntry(tab: CoreTab, st: HolderState | null): ListingEntry
 export function pastSessions(records: ResumeRecord[], history: HistoryEntry[], live: Pick<CoreTab, 'id' | 'sessionId'>[]): PastSession[] {
   const held = new Set(live.map((t) => t.sessionId).filter(Boolean));
   const liveIds = new Set(live.map((t) => t.id));
-  const out = new Map<string, PastSession & { at: number }>();
-  for (const r of records) {
-    if (held.has(r.sessionId) || liveIds.has(r.tabId)) continue;
-    const seen = out.get(r.sessionId);
-    if (!seen || seen.at < r.capturedAt) out.set(r.sessionId, { sessionId: r.sessionId, agent: r.agentKind, name: r.name, cwd: r.cwd, state: r.origin, at: r.capturedAt });
-  }
-  for (const h of history) {
-    if (!h.sessionId || held.has(h.sessionId) || out.has(h.sessionId)) continue;
-    out.set(h.sessionId, { sessionId: h.sessionId, agent: h.agentKind, name: h.name, cwd: h.cwd, state: h.reason, at: h.at });
-  }
-  return [...out.values()].sort((a, b) => b.at - a.at).slice(0, PAST_SESSIONS_LISTED).map(({ at: _at, ...rest }) => rest);
+  const sources = sessionSources(records, history, (sessionId, tabId) => held.has(sessionId) || (tabId !== null && liveIds.has(tabId)));
+  return [...sources.values()]
+    .sort((a, b) => b.at - a.at)
+    .slice(0, PAST_SESSIONS_LISTED)
+    .map(({ sessionId, agent, name, cwd, state }) => ({ sessionId, agent, name, cwd, state }));
 }
 
 /** What a close that could not end some of its tab's processes says (every client, and
