@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2e, listing, probeViewed, PROMPT_SEEN, waitForListing, waitForStrip, type E2E } from './harness.js';
+import { e2e, KEY, listing, probeViewed, PROMPT_SEEN, waitForListing, waitForStrip, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 
 let t: E2E | undefined;
@@ -12,8 +12,6 @@ afterEach(async () => {
   await t?.teardown();
   t = undefined;
 });
-
-const ALT_2 = '\x1b2';
 
 /** The process's environment as /proc shows it, name → value. */
 function environOf(pid: number): Map<string, string> {
@@ -58,7 +56,7 @@ describe("a tab's child environment", () => {
 
     const a1 = t.attach();
     await waitForStrip(a1, ['plain', 'carrier']);
-    a1.write(ALT_2);
+    a1.write(KEY.jump2);
     await waitForStrip(a1, ['plain', 'carrier'], 'carrier');
     await a1.waitForText(PROMPT_SEEN);
     await probeViewed(a1, id);

@@ -10,6 +10,7 @@ import {
   e2e,
   foregroundJob,
   hostStop,
+  KEY,
   listing,
   livePids,
   PROMPT_SEEN,
@@ -37,7 +38,6 @@ import {
 import { a1Argv } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_W = '\x1bw';
 /** Short, so the SIGKILL after the grace window comes soon; SPEC §15 lets tests shorten it. */
 const GRACE_MS = 300;
 
@@ -90,7 +90,7 @@ describe('close', () => {
     expect(procSid(s1002.pid)).toBe(procSid(agent!.pid));
     expect(records(t, id, session.sessionId)).not.toHaveLength(0);
 
-    a1.write(ALT_W);
+    a1.write(KEY.closeTab);
     const asked = await waitFor(async () => {
       const strip = await readStrip(a1);
       if (strip.names.length === 0) return 'closed';

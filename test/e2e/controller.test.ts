@@ -27,8 +27,6 @@ import { connectUnix, type Connection } from '../../src/protocol/connection.js';
 import { connectHandshake } from '../../src/protocol/handshake.js';
 import { dataSchema } from '../../src/protocol/messages.js';
 
-const ALT_A = '\x1ba';
-const ALT_NEXT = '\x1b.';
 /** Names the take-control key, as the read-only notice must (default Alt+I). */
 const READ_ONLY_NOTICE = /read-only.*Alt\+I takes control/;
 /** Between attempts to type while a controller transfer is still on its way. */
@@ -76,13 +74,13 @@ describe('two clients', () => {
     await a.waitForText(PROMPT_SEEN);
     const first = tabId(await waitForListing(t, ['agent']), 'agent');
     const b = await attachViewing(['agent'], 'agent');
-    b.write(ALT_A);
+    b.write(KEY.newTab);
     await waitForStrip(b, ['agent', 'agent 2'], 'agent 2');
     const second = tabId(await waitForListing(t, ['agent', 'agent 2']), 'agent 2');
     await probeViewed(b, second);
     await waitForStrip(a, ['agent', 'agent 2'], 'agent');
     await probeViewed(a, first);
-    a.write(ALT_A);
+    a.write(KEY.newTab);
     await waitForStrip(a, ['agent', 'agent 2', 'agent 3'], 'agent 3');
     const third = tabId(await waitForListing(t, ['agent', 'agent 2', 'agent 3']), 'agent 3');
     await probeViewed(a, third);
@@ -185,14 +183,14 @@ describe('two clients', () => {
     await b.waitForText(READ_ONLY_NOTICE);
 
     // A views a new tab: B, still viewing the first, takes over.
-    a.write(ALT_A);
+    a.write(KEY.newTab);
     await waitForStrip(a, ['agent', 'agent 2'], 'agent 2');
     const second = tabId(await waitForListing(t, ['agent', 'agent 2']), 'agent 2');
     await typeUntilReceived(b, 'B', 'keys.txt');
     expect(homeFile(t, 'keys.txt')).toMatch(/^B+$/);
 
     // B looks away too: nobody controls the first tab, and A, coming back, controls it.
-    b.write(ALT_NEXT);
+    b.write(KEY.nextTab);
     await waitForStrip(b, ['agent', 'agent 2'], 'agent 2');
     a.write('\x1b1');
     await waitForStrip(a, ['agent', 'agent 2'], 'agent');
@@ -213,9 +211,9 @@ describe('two clients', () => {
     t = e2e();
     const a = t.attach();
     await a.waitForText(PROMPT_SEEN);
-    a.write(ALT_A);
+    a.write(KEY.newTab);
     await waitForStrip(a, ['agent', 'agent 2'], 'agent 2');
-    a.write(ALT_A);
+    a.write(KEY.newTab);
     await waitForStrip(a, ['agent', 'agent 2', 'agent 3'], 'agent 3');
     const l = await waitForListing(t, ['agent', 'agent 2', 'agent 3']);
     const b = await attachViewing(['agent', 'agent 2', 'agent 3'], 'agent 3');

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, listing, stateDir, type E2E } from './harness.js';
+import { e2e, KEY, listing, stateDir, type E2E } from './harness.js';
 import {
   agentStarts,
   fakeAgentArgv,
@@ -28,7 +28,6 @@ import {
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_W = '\x1bw';
 /** Short, so an agent that ignores SIGHUP gets its SIGKILL soon; SPEC §15 lets tests shorten it. */
 const GRACE_MS = 300;
 /** How often the watcher looks for a second agent process: far below any start's duration. */
@@ -181,7 +180,7 @@ describe('never two agent processes for one session', () => {
     const a1 = t.attach();
     await a1.waitForText('r retries, f starts fresh, Alt+W closes it.');
     expect(a1.line(0)).toContain('stubborn');
-    a1.write(ALT_W);
+    a1.write(KEY.closeTab);
     await waitFor(async () => (await listing(t)).tabs.length === 0, { what: 'the failed tab closed from the client' });
     await waitFor(() => !isSameAlive(agent), { what: 'the earlier agent ended by the close' });
     expect(agentStarts(dir, sessionId)).toHaveLength(1);

@@ -5,14 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, listing, probeViewed, PROMPT_SEEN, waitForStrip, type E2E } from './harness.js';
+import { e2e, KEY, listing, probeViewed, PROMPT_SEEN, waitForStrip, type E2E } from './harness.js';
 import { argvOf, tabProcesses } from './lifecycleHarness.js';
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 import type { PtyDriver } from '../helpers/pty.js';
 
-const ALT_1 = '\x1b1';
-const ALT_2 = '\x1b2';
 const REJECTED = 'not accepting input';
 
 let t: E2E;
@@ -194,14 +192,14 @@ describe('flow control', () => {
     const b = t.attach();
     // It opens on the flooding tab, the one last viewed.
     await waitForStrip(b, ['agent', 'other'], 'agent');
-    b.write(ALT_2);
+    b.write(KEY.jump2);
     await waitForStrip(b, ['agent', 'other'], 'other');
     for (let i = 0; i < 3; i++) await probeViewed(b, otherTab);
     expect(fs.existsSync(homePath('stop'))).toBe(false);
     await waitFor(() => fs.existsSync(homePath('flooded')), { what: 'the flood went on', timeoutMs: 60_000 });
 
     // B watches the flooding tab end.
-    b.write(ALT_1);
+    b.write(KEY.jump1);
     await waitForStrip(b, ['agent', 'other'], 'agent');
     fs.writeFileSync(homePath('stop'), '');
     await b.waitForText('flood-42-done');

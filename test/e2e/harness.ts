@@ -182,6 +182,14 @@ export function runDir(t: E2E): string {
 
 /** The bytes a legacy terminal sends for a1's default keys (src/keymap/actions.ts). */
 export const KEY = {
+  newTab: '\x1ba',
+  nextTab: '\x1b.',
+  prevTab: '\x1b,',
+  jump1: '\x1b1',
+  jump2: '\x1b2',
+  moveTabRight: '\x1b>',
+  moveTabLeft: '\x1b<',
+  closeTab: '\x1bw',
   detach: '\x1be',
   commandPrompt: '\x1b;',
   tabsPicker: '\x1bj',

@@ -8,14 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, listing, probeViewed, stateDir, waitForStrip, type E2E, type Listing } from './harness.js';
+import { e2e, KEY, listing, probeViewed, stateDir, waitForStrip, type E2E, type Listing } from './harness.js';
 import { isSameAlive, killRef, listedTab, procRef, recoveryFilesOf, type ProcRef } from './lifecycleHarness.js';
 import { REPO_ROOT, type PtyDriver } from '../helpers/pty.js';
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
 const STREAMER = path.join(REPO_ROOT, 'test', 'fixtures', 'streamer.mjs');
-const ALT_2 = '\x1b2';
 const REJECTED = 'not accepting input';
 /** Distinct keys, typed in turn; the streamer's echo line shows the last 20 it read. */
 const KEY_CYCLE = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -215,7 +214,7 @@ describe('one tab fails while another streams and is typed into', () => {
 
       // Every line the watched tab printed reached its terminal model, through the crash.
       expect(await expectEveryLine(a1, live, kept.child)).toBeGreaterThan(atCrash);
-      a1.write(ALT_2);
+      a1.write(KEY.jump2);
       await waitForStrip(a1, ['live', 'victim'], 'victim');
       await probeViewed(a1, victimId);
     },
@@ -240,7 +239,7 @@ describe('leaving a tab that ended', () => {
     // A key every KEY_GAP_MS from Alt+2 on, until the running tab shows, and a few after: some
     // reach the client while it waits for the running tab's holder to answer, and those must
     // wait with it, not be judged by the ended tab's state.
-    a1.write(ALT_2);
+    a1.write(KEY.jump2);
     let sent = '';
     const type = async () => {
       const key = DIGITS[sent.length % DIGITS.length];
@@ -284,7 +283,7 @@ describe('one tab hangs', () => {
       for (let i = 0; i < 4; i++) a1.write(`\x1b[200~${String.fromCharCode(97 + i).repeat((QUEUE_BYTES * 3) / 4)}\x1b[201~`);
       await a1.waitForText(REJECTED);
 
-      a1.write(ALT_2);
+      a1.write(KEY.jump2);
       await waitForStrip(a1, ['hung', 'live'], 'live');
       const atHang = streamed(live);
       const typist = new Typist(a1);

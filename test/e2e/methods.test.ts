@@ -14,7 +14,6 @@ import { e2e, KEY, listing, probeViewed, protocolClient, PROMPT_SEEN, tabNames, 
 import { waitFor } from '../helpers/wait.js';
 
 const F2 = '\x1bOQ';
-const ALT_A = '\x1ba';
 /** What the client says of an op the server lacks (src/serverClient.ts unsupported). */
 const lacks = (op: string): RegExp => new RegExp(`older version without "${op}"; all else works`);
 
@@ -48,7 +47,7 @@ describe('a server that lacks one optional op', () => {
     expect(tabNames(after)).toEqual(['agent']);
     expect(after.tabs[0].status).toBe('running');
 
-    a1.write(ALT_A);
+    a1.write(KEY.newTab);
     const l = await waitForListing(t, ['agent', 'agent 2']);
     await waitForStrip(a1, ['agent', 'agent 2'], 'agent 2');
     await probeViewed(a1, l.tabs[1].id);

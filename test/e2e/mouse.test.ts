@@ -6,13 +6,14 @@ import { describe, it, expect, afterEach } from 'vitest';
 import {
   chipColumn,
   e2e,
+  KEY,
   listing,
   probeViewed,
   PROMPT_SEEN,
   readStrip,
   sgrMouse,
-  stripPlaces,
   STRIP_ROW,
+  stripPlaces,
   tabId,
   tabNames,
   waitForListing,
@@ -23,7 +24,6 @@ import { PtyDriver, a1Argv } from '../helpers/pty.js';
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_A = '\x1ba';
 const ESC = '\x1b';
 /** The drop marker the strip shows while a chip is dragged. */
 const DROP_MARKER = '│';
@@ -59,7 +59,7 @@ async function withTabs(a1: PtyDriver, names: readonly string[]): Promise<string
   await a1.waitForText(PROMPT_SEEN);
   await waitForListing(t, names.slice(0, 1));
   for (let n = 2; n <= names.length; n++) {
-    a1.write(ALT_A);
+    a1.write(KEY.newTab);
     await waitFor(async () => (await readStrip(a1)).viewed === names[n - 1], { what: `${names[n - 1]} viewed` });
   }
   const l = await waitForListing(t, names);

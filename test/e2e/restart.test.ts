@@ -4,7 +4,7 @@
 // leaves the last screen in an owner-only recovery file.
 import fs from 'node:fs';
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, listing, probeViewed, PROMPT_SEEN, readStrip, waitForChildSize, waitForListing, waitForStrip, type E2E } from './harness.js';
+import { e2e, KEY, listing, probeViewed, PROMPT_SEEN, readStrip, waitForChildSize, waitForListing, waitForStrip, type E2E } from './harness.js';
 import {
   agentStartOf,
   agentStarts,
@@ -21,7 +21,6 @@ import {
 import { DEFAULT_COLS, type PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_W = '\x1bw';
 const FAILED = 'failed: crashed 3 times · read-only';
 const FAILED_ACTIONS = '[r] retry  [f] start fresh  [alt+w] close';
 const EXITED = 'exited with status 0 · read-only';
@@ -129,7 +128,7 @@ describe('child restart', () => {
     await ask(a1, dir, freshSession, 'after fresh', 1);
 
     await crashThrice(a1, id, dir);
-    a1.write(ALT_W);
+    a1.write(KEY.closeTab);
     const outcome = await waitFor(async () => {
       const strip = await readStrip(a1);
       if (strip.names.length === 0) return 'closed';

@@ -2,7 +2,7 @@
 // and end its processes; viewing the tab or pressing a key in it resumes the same agent session,
 // with nothing of its transcript lost. A tab with no agent session cannot sleep and says why.
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, listing, probeViewed, PROMPT_SEEN, readStrip, type E2E } from './harness.js';
+import { e2e, KEY, listing, probeViewed, PROMPT_SEEN, readStrip, type E2E } from './harness.js';
 import {
   agentStarts,
   agentTranscript,
@@ -20,8 +20,6 @@ import {
 import type { PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_1 = '\x1b1';
-const ALT_2 = '\x1b2';
 const ASLEEP = '◌ asleep · press any key to wake it';
 
 let t: E2E;
@@ -129,7 +127,7 @@ describe('sleep and wake', () => {
     await waitFor(async () => (await readStrip(a1)).text.includes('◌ fake'), { what: 'the ◌ chip of the sleeping tab' });
     expect(agentStarts(dir, sessionId)).toHaveLength(1);
 
-    a1.write(ALT_2);
+    a1.write(KEY.jump2);
     await waitForResume(dir, sessionId, 2);
     await a1.waitForText(`fake-agent session ${sessionId} (resumed)`);
     await waitForStatus(t, agentId, 'running');
@@ -154,7 +152,7 @@ describe('sleep and wake', () => {
     expect(after.status).toBe('running');
     expect(after.childPid).toBe(before.childPid);
     expect(isSameAlive(child!)).toBe(true);
-    a1.write(ALT_1);
+    a1.write(KEY.jump1);
     await probeViewed(a1, before.id);
   });
 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, afterEach } from 'vitest';
 import { SPINNER_FRAMES } from '../../src/status/glyphs.js';
-import { e2e, listing, PROMPT_SEEN, tabId, waitForListing, waitForStrip, type E2E } from './harness.js';
+import { e2e, KEY, listing, PROMPT_SEEN, tabId, waitForListing, waitForStrip, type E2E } from './harness.js';
 import {
   agentStarts,
   chipGlyph,
@@ -21,8 +21,6 @@ import {
 import { A1_BIN, type PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_1 = '\x1b1';
-const ALT_2 = '\x1b2';
 const SPINNER: readonly string[] = SPINNER_FRAMES;
 const isSpinner = (glyph: string): boolean => SPINNER.includes(glyph);
 /** Enough words that a reply streams for over a second (the fake agent writes one per 10 ms). */
@@ -108,12 +106,12 @@ describe('agent status glyphs', () => {
     await waitForChipGlyph(other, 'bot', '✓');
 
     // Viewing it in one client clears ✓ in both.
-    a1.write(ALT_2);
+    a1.write(KEY.jump2);
     await waitForStrip(a1, ['sh', 'bot'], 'bot');
     await waitForChipGlyph(a1, 'bot', '');
     await waitForChipGlyph(other, 'bot', '');
     expect((await waitForStrip(other, ['sh', 'bot'])).viewed).toBe('sh');
-    a1.write(ALT_1);
+    a1.write(KEY.jump1);
     await waitForStrip(a1, ['sh', 'bot'], 'sh');
 
     // The turn failed.
@@ -175,11 +173,11 @@ describe('agent status glyphs', () => {
     expect([...seen]).toEqual(['']);
 
     // Its screen does hold the look-alikes, and viewing it shows no glyph either.
-    a1.write(ALT_2);
+    a1.write(KEY.jump2);
     await waitForStrip(a1, ['sh', 'mimic'], 'mimic');
     await a1.waitForText(/✓ ⠋ ⠙ ⠹ ⠸ working \d+/);
     expect(await chipGlyph(a1, 'mimic')).toBe('');
-    a1.write(ALT_1);
+    a1.write(KEY.jump1);
     await waitForStrip(a1, ['sh', 'mimic'], 'sh');
 
     // What the bridge says wins, and stays while the look-alikes keep coming.
@@ -250,7 +248,7 @@ describe('agent status glyphs', () => {
     await waitFor(() => counter(count) >= 100, { what: 'the background child to ring 100 bells' });
 
     // Viewed, the background child keeps ringing.
-    a1.write(ALT_2);
+    a1.write(KEY.jump2);
     await waitForStrip(a1, ['fg', 'bg'], 'bg');
     const later = counter(count) + 50;
     await a1.waitForScreen(
@@ -282,7 +280,7 @@ describe('agent status glyphs', () => {
     await newTab('--name', 'hk');
     const a1 = t.attach();
     await waitForStrip(a1, ['sh', 'hk'], 'sh');
-    a1.write(ALT_2);
+    a1.write(KEY.jump2);
     await waitForStrip(a1, ['sh', 'hk'], 'hk');
     await shellReady(a1);
     // Working now; the Stop hook runs once the test says so, when the tab is no longer viewed.
@@ -292,7 +290,7 @@ describe('agent status glyphs', () => {
         ` echo '${payload}' | "$A1_BIN" status --hook claude:Stop; echo "hook-exit-$?" > '${result}'\r`,
     );
     await waitForChipGlyph(a1, 'hk', isSpinner, 'a spinner frame');
-    a1.write(ALT_1);
+    a1.write(KEY.jump1);
     await waitForStrip(a1, ['sh', 'hk'], 'sh');
     expect(isSpinner(await chipGlyph(a1, 'hk'))).toBe(true);
 

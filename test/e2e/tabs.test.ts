@@ -7,13 +7,14 @@ import path from 'node:path';
 import {
   e2e,
   homeFile,
+  KEY,
   listing,
   probeViewed,
   PROMPT_SEEN,
   readStrip,
-  waitForForegroundJob,
   tabId,
   tabNames,
+  waitForForegroundJob,
   waitForListing,
   waitForStrip,
   type E2E,
@@ -22,12 +23,6 @@ import { PtyDriver, a1Argv } from '../helpers/pty.js';
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 
-const ALT_A = '\x1ba';
-const ALT_NEXT = '\x1b.';
-const ALT_PREV = '\x1b,';
-const ALT_RIGHT = '\x1b>';
-const ALT_LEFT = '\x1b<';
-const ALT_W = '\x1bw';
 const alt = (digit: number) => `\x1b${digit}`;
 
 let t: E2E;
@@ -47,7 +42,7 @@ function attachIn(cwd: string): PtyDriver {
 
 /** Alt+A, then waits until the client views the new tab `name` and its shell answers. */
 async function newTab(a1: PtyDriver, all: readonly string[], name: string): Promise<string> {
-  a1.write(ALT_A);
+  a1.write(KEY.newTab);
   await waitForStrip(a1, all, name);
   const id = tabId(await waitForListing(t, all), name);
   await probeViewed(a1, id);
@@ -113,12 +108,12 @@ describe('tabs from the keyboard', () => {
     const first = tabId(await waitForListing(t, ['agent']), 'agent');
     const second = await newTab(a1, all.slice(0, 2), 'agent 2');
     const third = await newTab(a1, all, 'agent 3');
-    await press(a1, ALT_NEXT, all, 'agent', first); // wraps from the last to the first
-    await press(a1, ALT_NEXT, all, 'agent 2', second);
-    await press(a1, ALT_PREV, all, 'agent', first);
-    await press(a1, ALT_PREV, all, 'agent 3', third); // wraps from the first to the last
-    await press(a1, ALT_PREV, all, 'agent 2', second);
-    await press(a1, ALT_NEXT, all, 'agent 3', third);
+    await press(a1, KEY.nextTab, all, 'agent', first); // wraps from the last to the first
+    await press(a1, KEY.nextTab, all, 'agent 2', second);
+    await press(a1, KEY.prevTab, all, 'agent', first);
+    await press(a1, KEY.prevTab, all, 'agent 3', third); // wraps from the first to the last
+    await press(a1, KEY.prevTab, all, 'agent 2', second);
+    await press(a1, KEY.nextTab, all, 'agent 3', third);
   });
 
   it('Alt+1…Alt+9 and Alt+0 jump; beyond the tab count nothing happens and the key is not forwarded', async () => {
@@ -149,7 +144,7 @@ describe('tabs from the keyboard', () => {
     await a1.waitForText(PROMPT_SEEN);
     const all = ['agent', ...Array.from({ length: 9 }, (_, i) => `agent ${i + 2}`)];
     for (let n = 2; n <= 10; n++) {
-      a1.write(ALT_A);
+      a1.write(KEY.newTab);
       await waitForStrip(a1, all.slice(0, n), all[n - 1]);
     }
     const l = await waitForListing(t, all);
@@ -171,15 +166,15 @@ describe('tabs from the keyboard', () => {
       await waitForStrip(a1, order, 'agent');
       expect(tabNames(await listing(t))).toEqual(order);
     };
-    await move(ALT_RIGHT, ['agent 2', 'agent', 'agent 3']);
-    await move(ALT_RIGHT, ['agent 2', 'agent 3', 'agent']);
+    await move(KEY.moveTabRight, ['agent 2', 'agent', 'agent 3']);
+    await move(KEY.moveTabRight, ['agent 2', 'agent 3', 'agent']);
     // At the right end Alt+> does nothing (no wrap): the next Alt+< moves from the end.
-    a1.write(ALT_RIGHT);
-    await move(ALT_LEFT, ['agent 2', 'agent', 'agent 3']);
-    await move(ALT_LEFT, ['agent', 'agent 2', 'agent 3']);
+    a1.write(KEY.moveTabRight);
+    await move(KEY.moveTabLeft, ['agent 2', 'agent', 'agent 3']);
+    await move(KEY.moveTabLeft, ['agent', 'agent 2', 'agent 3']);
     // At the left end Alt+< does nothing.
-    a1.write(ALT_LEFT);
-    await move(ALT_RIGHT, ['agent 2', 'agent', 'agent 3']);
+    a1.write(KEY.moveTabLeft);
+    await move(KEY.moveTabRight, ['agent 2', 'agent', 'agent 3']);
     // The moved tab is still the one viewed and typed into.
     await probeViewed(a1, first);
   });
@@ -194,7 +189,7 @@ describe('tabs from the keyboard', () => {
     await press(a1, alt(1), ['agent', 'agent 2', 'agent 3'], 'agent', first);
     // One read of the outer terminal carries both presses, as with a quick double press or
     // key repeat: each is a move from where the previous one left the tab.
-    a1.write(ALT_RIGHT + ALT_RIGHT);
+    a1.write(KEY.moveTabRight + KEY.moveTabRight);
     const want = ['agent 2', 'agent 3', 'agent'];
     // Settled: both moves shown, or the client reported that one of them was refused.
     const seen = await waitFor(async () => {
@@ -219,7 +214,7 @@ describe('tabs from the keyboard', () => {
 
     // Idle (the shell holds the foreground): closed with no question.
     const mark = a1.mark();
-    a1.write(ALT_W);
+    a1.write(KEY.closeTab);
     await waitForStrip(a1, ['agent', 'agent 2']);
     expect(a1.rawOutput(mark)).not.toContain('Stop "');
     expect(tabNames(await waitForListing(t, ['agent', 'agent 2']))).toEqual(['agent', 'agent 2']);
@@ -230,7 +225,7 @@ describe('tabs from the keyboard', () => {
     const busyId = viewedNow === 'agent' ? first : second;
     a1.write(`sleep 1000\r`);
     const job = await waitForForegroundJob(t, busyId);
-    a1.write(ALT_W);
+    a1.write(KEY.closeTab);
     await a1.waitForText(`Stop "${viewedNow}"? Enter stop · Esc cancel`);
     a1.write('\x1b');
     await a1.waitForScreen((lines) => !lines.join('\n').includes('Stop "'), undefined, 'the question gone after Esc');
@@ -238,7 +233,7 @@ describe('tabs from the keyboard', () => {
     expect(tabNames(await listing(t))).toEqual(['agent', 'agent 2']);
     expect(isAlive(job)).toBe(true);
 
-    a1.write(ALT_W);
+    a1.write(KEY.closeTab);
     await a1.waitForText(`Stop "${viewedNow}"? Enter stop · Esc cancel`);
     a1.write('\r');
     const left = viewedNow === 'agent' ? 'agent 2' : 'agent';
@@ -255,7 +250,7 @@ describe('tabs from the keyboard', () => {
     await waitForListing(t, ['agent']);
     let exited = false;
     void a1.exited.then(() => (exited = true));
-    a1.write(ALT_W);
+    a1.write(KEY.closeTab);
     const strip = await waitFor(async () => {
       const s = await readStrip(a1);
       return s.names.length === 0 && /\+/.test(s.text) && /Alt\+A/i.test(s.text) ? s : null;
@@ -264,7 +259,7 @@ describe('tabs from the keyboard', () => {
     expect((await listing(t)).tabs).toEqual([]);
     expect(exited).toBe(false);
     // Still attached: Alt+A opens a working tab.
-    a1.write(ALT_A);
+    a1.write(KEY.newTab);
     await waitForStrip(a1, ['agent'], 'agent');
     await probeViewed(a1, tabId(await waitForListing(t, ['agent']), 'agent'));
     expect(exited).toBe(false);
@@ -276,7 +271,7 @@ describe('tabs from the keyboard', () => {
     await a1.waitForText(PROMPT_SEEN);
     await waitForListing(t, ['agent']);
     await newTab(a1, ['agent', 'agent 2'], 'agent 2');
-    a1.write(ALT_A);
+    a1.write(KEY.newTab);
     await a1.waitForText(/tab limit of 2/i);
     expect(tabNames(await listing(t))).toEqual(['agent', 'agent 2']);
     await waitForStrip(a1, ['agent', 'agent 2'], 'agent 2');
@@ -295,7 +290,7 @@ describe('keybindings.json', () => {
     await a1.waitForText(PROMPT_SEEN);
     const first = tabId(await waitForListing(t, ['agent']), 'agent');
     await startCatV(a1, first, 'alt-a.txt');
-    a1.write(ALT_A);
+    a1.write(KEY.newTab);
     expect(await endCatV(a1, 'alt-a.txt')).toBe('^[aend\n');
     expect(tabNames(await listing(t))).toEqual(['agent']);
     a1.write('\x1bn');
@@ -316,7 +311,7 @@ describe('keybindings.json', () => {
     await waitForListing(t, ['agent']);
     // Defaults: Alt+A opens a tab, Alt+W closes one.
     await newTab(a1, ['agent', 'agent 2'], 'agent 2');
-    a1.write(ALT_W);
+    a1.write(KEY.closeTab);
     await waitForStrip(a1, ['agent'], 'agent');
     await waitForListing(t, ['agent']);
   });

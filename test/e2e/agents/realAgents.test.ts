@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PtyDriver } from '../../helpers/pty.js';
 import { isAlive } from '../../helpers/procs.js';
 import { waitFor } from '../../helpers/wait.js';
-import { hostStop, PROMPT_SEEN } from '../harness.js';
+import { hostStop, KEY, PROMPT_SEEN } from '../harness.js';
 import { agentBin, type AgentName } from '../../agents/rig.js';
 import {
   AGENT_WAIT_MS,
@@ -30,9 +30,6 @@ import {
 
 /** The client's notice when a restarted agent got back the prompt its predecessor lost. */
 const PROMPT_OFFERED = 'the last prompt had no reply; it is back in the input, not sent';
-const ALT_NEXT = '\x1b.';
-const ALT_PREVIOUS = '\x1b,';
-const ALT_W = '\x1bw';
 const ESC = '\x1b';
 const CTRL_C = '\x03';
 const UP = '\x1b[A';
@@ -162,12 +159,12 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     // Another terminal, viewing the shell tab.
     const other = w!.t.attach();
     await atPrompt(other);
-    other.write(ALT_NEXT);
+    other.write(KEY.nextTab);
     await other.waitForText(PROMPT_SEEN);
     expect((await tabEntry(w!.t, shId!)).name).toBe('sh');
     await submit(a1, 'slow 3');
     await waitForGlyph(a1, 'ag', 'spinning');
-    a1.write(ALT_NEXT);
+    a1.write(KEY.nextTab);
     await waitForGlyph(a1, 'ag', 'done');
     const doneAt = Date.now();
     // Codex also reports a finished turn for the side thread that titles the conversation, about
@@ -177,7 +174,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     expect(ended!.at).toBeLessThanOrEqual(doneAt);
     await waitForGlyph(other, 'ag', 'done');
     expect(await tabEntry(w!.t, id)).toMatchObject({ glyph: 'done', attention: 'done', agent: { state: 'done' } });
-    a1.write(ALT_PREVIOUS);
+    a1.write(KEY.prevTab);
     await waitForGlyph(a1, 'ag', 'none');
     await waitForGlyph(other, 'ag', 'none');
     expect(await tabEntry(w!.t, id)).toMatchObject({ glyph: 'none', attention: null, agent: { state: 'idle' } });
@@ -186,10 +183,10 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
   it('a tool that needs approval in the background shows ?; approving runs it and ends idle', async () => {
     const { a1, id } = await agentTab({ shell: true });
     await submit(a1, 'run touch approved.txt');
-    a1.write(ALT_NEXT);
+    a1.write(KEY.nextTab);
     await waitForGlyph(a1, 'ag', 'needsInput');
     expect(await tabEntry(w!.t, id)).toMatchObject({ glyph: 'needsInput', attention: 'needs-input', agent: { state: 'needs-input' } });
-    a1.write(ALT_PREVIOUS);
+    a1.write(KEY.prevTab);
     await atDialog(a1);
     expect(await chipGlyph(a1, 'ag')).toBe('needsInput');
     a1.write(p.approve);
@@ -234,7 +231,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     const { a1, id } = await agentTab();
     await submit(a1, 'slow 20');
     await waitForGlyph(a1, 'ag', 'spinning');
-    a1.write(ALT_W);
+    a1.write(KEY.closeTab);
     await a1.waitForText('Stop "ag"? Enter stop · Esc cancel');
     a1.write(ESC);
     await waitFor(async () => !(await a1.flush(), a1.screenText().some((l) => l.includes('Stop "ag"?'))), { what: 'the question gone' });
@@ -347,13 +344,13 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     const { a1, id } = await agentTab({ shell: true });
     await turn(a1, 'before the nap', id);
     const before = await waitForEntry(w!.t, id, (e) => e.agent?.state === 'idle', 'the turn over');
-    a1.write(ALT_NEXT);
+    a1.write(KEY.nextTab);
     await waitForGlyph(a1, 'ag', 'none');
     expect((await w!.t.run('tabs', 'sleep', id)).code).toBe(0);
     await waitForGlyph(a1, 'ag', 'suspended');
     await waitForEntry(w!.t, id, (e) => e.status === 'suspended' && e.childPid === null, 'the tab suspended, its child gone');
     await waitFor(() => tabPids(id).length === 0, { what: 'no process of the sleeping tab' });
-    a1.write(ALT_PREVIOUS);
+    a1.write(KEY.prevTab);
     await atPrompt(a1);
     await a1.waitForText(`${p.answer}before the nap`, AGENT_WAIT_MS);
     const woken = await waitForEntry(w!.t, id, (e) => e.status === 'running' && e.childPid !== null, 'the agent resumed');
@@ -391,7 +388,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     const a1 = w.t.attach();
     await atPrompt(a1);
     await turn(a1, 'first in one', one);
-    a1.write(ALT_NEXT);
+    a1.write(KEY.nextTab);
     await atPrompt(a1);
     await turn(a1, 'first in two', two);
     const first = await waitForEntry(w.t, one, (e) => e.agent?.state === 'idle', 'one idle');
