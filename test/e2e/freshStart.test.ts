@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { e2e, listing, type E2E } from './harness.js';
-import { agentStartOf, fakeAgentArgv, listedTab, resumeRecordsOf, useFakeAgent, viewedAgentTab, waitForNewChild, waitForStatus } from './lifecycleHarness.js';
+import { agentStartOf, FAILED_NOTICE, fakeAgentArgv, listedTab, resumeRecordsOf, useFakeAgent, viewedAgentTab, waitForNewChild, waitForStatus } from './lifecycleHarness.js';
 import { waitFor } from '../helpers/wait.js';
 
 let t: E2E | undefined;
@@ -15,7 +15,6 @@ afterEach(async () => {
   t = undefined;
 });
 
-const FAILED = 'failed: crashed 3 times · read-only';
 /** While this file exists in the agents' directory, a starting fake agent reports nothing to a1:
  * an agent that has not told a1 its session yet. */
 const MUTE_FILE = 'mute';
@@ -61,7 +60,7 @@ describe('fresh start', () => {
     for (let n = 1; n <= 2; n++) expect(await crashAndRestart(t, dir, id)).toMatchObject({ resumed: true, argv: ['--resume', abandoned] });
     process.kill(listedTab(await listing(t), id).childPid!, 'SIGKILL');
     await waitForStatus(t, id, 'failed');
-    await a1.waitForText(FAILED);
+    await a1.waitForText(FAILED_NOTICE);
 
     // From here on, agents start without reporting: the window before a new agent's first report.
     fs.writeFileSync(path.join(dir, MUTE_FILE), '');
@@ -92,7 +91,7 @@ describe('fresh start', () => {
     for (let n = 1; n <= 2; n++) expect(await crashAndRestart(t, dir, id)).toMatchObject({ resumed: true, argv: ['--resume', sessionId] });
     process.kill(listedTab(await listing(t), id).childPid!, 'SIGKILL');
     await waitForStatus(t, id, 'failed');
-    await a1.waitForText(FAILED);
+    await a1.waitForText(FAILED_NOTICE);
     a1.write('f');
     expect(await recordedStart(dir, await waitForNewChild(t, id, null))).toMatchObject({ resumed: false, argv: [] });
   });

@@ -16,6 +16,9 @@ import type { PtyDriver } from '../helpers/pty.js';
 
 export const FAKE_AGENT = path.join(REPO_ROOT, 'test', 'fixtures', 'fake-agent.mjs');
 
+/** The notice on a tab whose agent crashed too often in a row to be restarted again. */
+export const FAILED_NOTICE = 'failed: crashed 3 times · read-only';
+
 /** The argv that runs the fake agent with this test runner's node. */
 export function fakeAgentArgv(): string[] {
   return [process.execPath, FAKE_AGENT];

@@ -9,6 +9,7 @@ import {
   agentStartOf,
   agentStarts,
   agentTranscript,
+  FAILED_NOTICE,
   listedTab,
   recoveryFilesOf,
   sessionsOf,
@@ -21,7 +22,6 @@ import {
 import { DEFAULT_COLS, type PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 
-const FAILED = 'failed: crashed 3 times · read-only';
 const FAILED_ACTIONS = '[r] retry  [f] start fresh  [alt+w] close';
 const EXITED = 'exited with status 0 · read-only';
 const EXITED_ACTIONS = '[r] restart  [alt+w] close';
@@ -67,7 +67,7 @@ async function crashThrice(a1: PtyDriver, id: string, dir: string): Promise<numb
   }
   const last = await killChild(id);
   await waitForStatus(t, id, 'failed');
-  await a1.waitForText(FAILED);
+  await a1.waitForText(FAILED_NOTICE);
   await a1.waitForText(FAILED_ACTIONS);
   return last;
 }
@@ -102,14 +102,14 @@ describe('child restart', () => {
     await ask(a1, dir, sessionId, 'first', 1);
 
     const firstFailure = await crashThrice(a1, id, dir);
-    await expectTopRight(a1, [FAILED, FAILED_ACTIONS]);
+    await expectTopRight(a1, [FAILED_NOTICE, FAILED_ACTIONS]);
     const starts = agentStarts(dir, sessionId);
     // The first start, then two automatic restarts that resumed the session.
     expect(starts.map((s) => s.resumed)).toEqual([false, true, true]);
 
     a1.write('r');
     await waitForNewChild(t, id, firstFailure);
-    await a1.waitForScreen((rows) => !rows.some((row) => row.includes(FAILED)), undefined, 'the failed notice gone');
+    await a1.waitForScreen((rows) => !rows.some((row) => row.includes(FAILED_NOTICE)), undefined, 'the failed notice gone');
     const retried = await waitFor(() => agentStarts(dir, sessionId)[3], { what: 'a fourth start of the session' });
     expect(retried).toMatchObject({ resumed: true });
     expect(retried.argv).toEqual(expect.arrayContaining(['--resume', sessionId]));
@@ -118,7 +118,7 @@ describe('child restart', () => {
     const secondFailure = await crashThrice(a1, id, dir);
     a1.write('f');
     const fresh = await waitForNewChild(t, id, secondFailure);
-    await a1.waitForScreen((rows) => !rows.some((row) => row.includes(FAILED)), undefined, 'the failed notice gone');
+    await a1.waitForScreen((rows) => !rows.some((row) => row.includes(FAILED_NOTICE)), undefined, 'the failed notice gone');
     const freshSession = await waitFor(async () => {
       const held = (await sessionsOf(t)).find((s) => s.tabId === id);
       return held && held.sessionId !== sessionId ? held.sessionId : null;

@@ -11,6 +11,7 @@ import {
   agentStarts,
   agentTranscript,
   controlAgent,
+  FAILED_NOTICE,
   fakeAgentArgv,
   isSameAlive,
   listedTab,
@@ -25,8 +26,6 @@ import {
 } from './lifecycleHarness.js';
 import type { PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
-
-const FAILED = 'failed: crashed 3 times · read-only';
 
 let t: E2E;
 afterEach(async () => {
@@ -221,7 +220,7 @@ describe('a1 --session belongs to the launch that names it', () => {
     const keepAgent = agentProcess(dir, keepSession);
 
     const launch = t.attach('--session', gone.sessionId);
-    await launch.waitForText(FAILED);
+    await launch.waitForText(FAILED_NOTICE);
     // The user sees why: the agent's own words, on the failed tab's last screen.
     await launch.waitForText(`no session ${gone.sessionId} to resume`);
     expect((await readStrip(launch)).viewed).toBe('gone');
