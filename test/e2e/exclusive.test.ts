@@ -11,11 +11,11 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { e2e, KEY, listing, stateDir, type E2E } from './harness.js';
 import {
   agentStarts,
-  fakeAgentArgv,
   isSameAlive,
   killRef,
   listedTab,
   liveAgents,
+  newAgentTab,
   procRef,
   readJsonLines,
   runPromptCommand,
@@ -67,9 +67,7 @@ function watchAgents(dir: string, sessionId: string): { most: () => { count: num
 async function stubbornAgentTab(): Promise<{ id: string; dir: string; sessionId: string; agent: ProcRef }> {
   const dir = useFakeAgent(t);
   t.env.FAKE_AGENT_IGNORE_HUP = '1';
-  const made = await t.run('new', '--agent', 'generic', '--name', 'stubborn', '--', ...fakeAgentArgv());
-  expect(made.code, made.stderr).toBe(0);
-  const id = made.stdout.trim();
+  const id = await newAgentTab(t, 'stubborn');
   const { sessionId } = await waitForTabSession(t, id);
   const agent = procRef(Number(agentStarts(dir, sessionId)[0]?.pid));
   expect(agent, 'the fake agent runs').not.toBeNull();
@@ -250,9 +248,7 @@ describe('the child lifecycle', () => {
   it('two crashes in a row leave two child-exit crash records, both kept, told apart by child and time', async () => {
     t = e2e({ closeGraceMs: GRACE_MS });
     const dir = useFakeAgent(t);
-    const made = await t.run('new', '--agent', 'generic', '--name', 'crashy', '--', ...fakeAgentArgv());
-    expect(made.code, made.stderr).toBe(0);
-    const id = made.stdout.trim();
+    const id = await newAgentTab(t, 'crashy');
     const { sessionId } = await waitForTabSession(t, id);
 
     const first = Number(agentStarts(dir, sessionId)[0].pid);

@@ -9,10 +9,10 @@ import { e2e, listing, waitForStrip, type E2E } from './harness.js';
 import {
   agentStarts,
   controlAgent,
-  fakeAgentArgv,
   isSameAlive,
   listedTab,
   liveAgents,
+  newAgentTab,
   procRef,
   resumeRecordsOf,
   sessionsOf,
@@ -29,9 +29,7 @@ afterEach(async () => {
 
 /** `a1 new --agent generic --name <name> -- <fake agent>`; waits until the tab holds its session. */
 async function agentTab(name: string): Promise<{ id: string; sessionId: string }> {
-  const made = await t.run('new', '--agent', 'generic', '--name', name, '--', ...fakeAgentArgv());
-  expect(made.code, made.stderr).toBe(0);
-  const id = made.stdout.trim();
+  const id = await newAgentTab(t, name);
   const { sessionId } = await waitForTabSession(t, id);
   return { id, sessionId };
 }

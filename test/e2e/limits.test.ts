@@ -10,9 +10,9 @@ import { e2e, listing, protocolClient, PROMPT_SEEN, serverPids, stateDir, waitFo
 import {
   agentStarts,
   argvOf,
-  fakeAgentArgv,
   isSameAlive,
   listedTab,
+  newAgentTab,
   procRef,
   readJsonLines,
   sessionsOf,
@@ -32,11 +32,6 @@ async function newTab(...args: string[]): Promise<string> {
   const r = await t.run('new', ...args);
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.trim();
-}
-
-/** `a1 new --agent generic --name <name> -- <fake agent>`: an agent that reports its session. */
-function newAgentTab(name: string): Promise<string> {
-  return newTab('--agent', 'generic', '--name', name, '--', ...fakeAgentArgv());
 }
 
 /** The tab each live holder process of this profile serves (its A1_HOLDER_TAB). */
@@ -148,11 +143,11 @@ describe('idle suspension and idle exit', () => {
     // 6 s: long enough for the test to attach its client to the agent it must keep viewed.
     t = e2e({ idleSuspendMinutes: 0.1, closeGraceMs: 300 });
     const dir = useFakeAgent(t);
-    const viewedId = await newAgentTab('viewed');
+    const viewedId = await newAgentTab(t, 'viewed');
     const a1 = t.attach();
     const viewed = await waitForTabSession(t, viewedId);
     await a1.waitForText(`fake-agent session ${viewed.sessionId} (new)`);
-    const idleId = await newAgentTab('idle');
+    const idleId = await newAgentTab(t, 'idle');
     const shellId = await newTab('--name', 'shell');
     const idle = await waitForTabSession(t, idleId);
     const idleAgent = procRef(Number(agentStarts(dir, idle.sessionId).at(-1)?.pid));
@@ -183,7 +178,7 @@ describe('idle suspension and idle exit', () => {
   it('with every tab asleep and no client the server exits; the next a1 resumes the session', async () => {
     t = e2e({ idleSuspendMinutes: 0.02, serverIdleExitMinutes: 0.02, closeGraceMs: 300 });
     const dir = useFakeAgent(t);
-    const id = await newAgentTab('agent');
+    const id = await newAgentTab(t, 'agent');
     const { sessionId } = await waitForTabSession(t, id);
     await waitForStatus(t, id, 'suspended');
     // Watched through /proc: every `a1 tabs` would be a client and keep the server up. It may

@@ -13,8 +13,8 @@ import {
   agentStarts,
   agentTranscript,
   controlAgent,
-  fakeAgentArgv,
   listedTab,
+  newAgentTab,
   recoveryFilesOf,
   useFakeAgent,
   waitForDoneReports,
@@ -45,9 +45,7 @@ function markerWord(): string {
 /** Creates an agent tab running the fake agent, attaches and waits until it has reported.
  * `sessionReported`: wait for its session too (an agent that reports it at start). */
 async function agentTab(name: string, sessionReported = true): Promise<{ a1: PtyDriver; id: string; sessionId: string | null }> {
-  const made = await t.run('new', '--agent', 'generic', '--name', name, '--', ...fakeAgentArgv());
-  expect(made.code, made.stderr).toBe(0);
-  const id = made.stdout.trim();
+  const id = await newAgentTab(t, name);
   const a1 = t.attach();
   await waitForStrip(a1, [name], name);
   if (sessionReported) return { a1, id, sessionId: (await waitForTabSession(t, id)).sessionId };

@@ -11,6 +11,7 @@ import {
   fakeAgentArgv,
   FAKE_AGENT,
   isSameAlive,
+  newAgentTab,
   procRef,
   serverSocketExists,
   sessionsOf,
@@ -42,9 +43,7 @@ async function bootOne(config: object = {}): Promise<Previous> {
   t.env.A1_TEST_BOOT_ID = 'boot-1';
   const a1 = t.attach();
   await a1.waitForText(PROMPT_SEEN);
-  const made = await t.run('new', '--agent', 'generic', '--name', 'fake', '--', ...fakeAgentArgv());
-  expect(made.code, made.stderr).toBe(0);
-  const agentTab = made.stdout.trim();
+  const agentTab = await newAgentTab(t, 'fake');
   const { sessionId } = await waitForTabSession(t, agentTab);
   await waitFor(() => agentStarts(dir, sessionId).length === 1, { what: 'the fake agent started once' });
   const l = await listing(t);

@@ -12,9 +12,9 @@ import {
   agentTranscript,
   controlAgent,
   FAILED_NOTICE,
-  fakeAgentArgv,
   isSameAlive,
   listedTab,
+  newAgentTab,
   procRef,
   serverSocketExists,
   sessionsOf,
@@ -46,9 +46,7 @@ interface Past {
 async function closedSessions(dir: string, names: readonly string[]): Promise<Past[]> {
   const past: Past[] = [];
   for (const name of names) {
-    const made = await t.run('new', '--agent', 'generic', '--name', name, '--', ...fakeAgentArgv());
-    expect(made.code, made.stderr).toBe(0);
-    const tabId = made.stdout.trim();
+    const tabId = await newAgentTab(t, name);
     const { sessionId } = await waitForTabSession(t, tabId);
     controlAgent(dir, sessionId, `remember ${name}`);
     await waitFor(() => agentTranscript(dir, sessionId).length === 2, { what: `the first turn of ${name}` });
@@ -210,9 +208,7 @@ describe('a1 --session belongs to the launch that names it', () => {
     const [gone] = await closedSessions(dir, ['gone']);
     // The agent's own session file is gone: its resume exits 3 at start (test/fixtures/fake-agent.mjs).
     fs.rmSync(path.join(dir, `${gone.sessionId}.jsonl`));
-    const made = await t.run('new', '--agent', 'generic', '--name', 'keep', '--', ...fakeAgentArgv());
-    expect(made.code, made.stderr).toBe(0);
-    const keepTab = made.stdout.trim();
+    const keepTab = await newAgentTab(t, 'keep');
     const { sessionId: keepSession } = await waitForTabSession(t, keepTab);
     const other = t.attach();
     await waitForStrip(other, ['keep'], 'keep');

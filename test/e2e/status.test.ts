@@ -11,8 +11,8 @@ import {
   agentStarts,
   chipGlyph,
   controlAgent,
-  fakeAgentArgv,
   listedTab,
+  newAgentTab,
   serverSocketExists,
   useFakeAgent,
   waitForChipGlyph,
@@ -81,7 +81,7 @@ describe('agent status glyphs', () => {
     t.env.A1_TEST_UNRESPONSIVE_MS = '1500';
     const dir = useFakeAgent(t);
     await newTab('--name', 'sh');
-    const botId = await newTab('--agent', 'generic', '--name', 'bot', '--', ...fakeAgentArgv());
+    const botId = await newAgentTab(t, 'bot');
     const a1 = t.attach();
     const other = t.attach();
     await waitForStrip(a1, ['sh', 'bot'], 'sh');
