@@ -1,9 +1,8 @@
 // config.json (SPEC §12): every key is declared once in CONFIG_KEYS with its type, default,
 // bounds and description; validation, help and docs all derive from that list.
-import fs from 'node:fs';
-import path from 'node:path';
-import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+// Reading the file is src/config/load.ts; how each key applies to a running a1, src/config/applies.ts.
 import { ESC_TIMEOUT_MS } from './input/tokenizer.js';
+import { didYouMean } from './config/suggest.js';
 
 export const CONFIG_FILE_NAME = 'config.json';
 
@@ -146,6 +145,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const AGENT_FIELDS = ['command', 'resume', 'hooks'];
+
 function parseAgentSpec(v: unknown, at: string, base: AgentSpec): Parsed<AgentSpec> {
   if (!isPlainObject(v)) return bad(at, 'must be an object with "command", "resume" or "hooks"');
   const spec = { ...base };
@@ -173,7 +174,7 @@ function parseAgentSpec(v: unknown, at: string, base: AgentSpec): Parsed<AgentSp
       }
       spec.hooks = value as HookKind | null;
     } else {
-      return bad(fieldAt, 'is not an agent setting (use "command", "resume" or "hooks")');
+      return bad(fieldAt, `is not an agent setting (use "command", "resume" or "hooks")${didYouMean(field, AGENT_FIELDS)}`);
     }
   }
   return good(spec);
@@ -207,7 +208,7 @@ const theme: KeySpec<Theme> = {
     const out = { ...BUILT_IN_THEME };
     for (const [role, colour] of Object.entries(v)) {
       const roleAt = `${at}.${role}`;
-      if (!THEME_ROLES.includes(role as ThemeRole)) return bad(roleAt, `is not a theme role (${THEME_ROLES.join(', ')})`);
+      if (!THEME_ROLES.includes(role as ThemeRole)) return bad(roleAt, `is not a theme role (${THEME_ROLES.join(', ')})${didYouMean(role, THEME_ROLES)}`);
       if (typeof colour !== 'string' || !(COLOUR_NAMES.includes(colour) || HEX_COLOUR.test(colour))) {
         return bad(roleAt, 'must be a colour name such as "cyan" or a "#rrggbb" colour');
       }
@@ -254,70 +255,8 @@ export const CONFIG_KEYS = {
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 export type Config = { [K in ConfigKey]: (typeof CONFIG_KEYS)[K] extends KeySpec<infer T> ? T : never };
 
-/** A loaded config, always usable: `problem` is the one notice for a file that was not, naming
- * where (SPEC §12 as issue 15 has it: bad configuration never stands between a user and the tabs). */
-export interface ConfigResult {
-  config: Config;
-  problem: string | null;
-}
-
 export function defaultConfig(env: NodeJS.ProcessEnv): Config {
   const config: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(CONFIG_KEYS)) config[key] = spec.default(env);
   return config as Config;
-}
-
-/** Reads `<configDir>/config.json`; a missing file means every default. A file that cannot be read
- * or parsed gives every default; a key that is unknown or has a bad value gives that key's
- * default; either way with one notice naming the file, line and column. */
-export function loadConfig(configDir: string, env: NodeJS.ProcessEnv): ConfigResult {
-  const file = path.join(configDir, CONFIG_FILE_NAME);
-  const defaults = (problem: string): ConfigResult => ({ config: defaultConfig(env), problem: `${problem}; using the defaults.` });
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { config: defaultConfig(env), problem: null };
-    return defaults(`${file} could not be read (${code ?? 'unknown error'})`);
-  }
-  // Editors on some platforms save a byte-order mark, which JSON does not allow.
-  text = text.replace(/^\uFEFF/, '');
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  if (errors.length > 0 || root === undefined) {
-    const first = errors[0];
-    const where = first ? at(text, first.offset) : '1:1';
-    const what = first ? printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'empty';
-    return defaults(`${file}:${where}: not valid JSON (${what})`);
-  }
-  if (root.type !== 'object') return defaults(`${file}:${at(text, root.offset)}: must hold a JSON object of settings`);
-  const config = defaultConfig(env) as Record<string, unknown>;
-  const problems: string[] = [];
-  for (const property of root.children ?? []) {
-    const [keyNode, valueNode] = property.children ?? [];
-    if (keyNode === undefined || valueNode === undefined) continue;
-    const key = String(keyNode.value);
-    if (!Object.hasOwn(CONFIG_KEYS, key)) {
-      problems.push(`${file}:${at(text, keyNode.offset)}: "${key}" is not a config key`);
-      continue;
-    }
-    const parsed = (CONFIG_KEYS[key as ConfigKey] as KeySpec<unknown>).parse(getNodeValue(valueNode), key);
-    if (!parsed.ok) {
-      problems.push(`${file}:${at(text, valueNode.offset)}: "${parsed.at}" ${parsed.problem}`);
-      config[key] = defaultConfig(env)[key as ConfigKey];
-      continue;
-    }
-    config[key] = parsed.value;
-  }
-  if (problems.length === 0) return { config: config as Config, problem: null };
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  return { config: config as Config, problem: `${problems[0]}${more}; using the default for it.` };
-}
-
-/** "line:column", both from 1, of an offset into `text`. */
-function at(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `${line}:${offset - before.lastIndexOf('\n')}`;
 }

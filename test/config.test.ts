@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONFIG_KEYS, THEME_ROLES, defaultConfig, loadConfig, type Config, type KeySpec } from '../src/config.js';
+import { CONFIG_KEYS, THEME_ROLES, defaultConfig, type Config, type KeySpec } from '../src/config.js';
+import { loadConfig } from '../src/config/load.js';
 
 let dir: string;
 let file: string;
@@ -39,7 +40,7 @@ function errorFor(content: unknown): string {
 describe('loadConfig', () => {
   it('uses every default when there is no file', () => {
     const result = loadConfig(dir, env);
-    expect(result).toEqual({ config: defaultConfig(env), problem: null });
+    expect(result).toEqual({ config: defaultConfig(env), problem: null, problems: [], unusable: false, set: [] });
     const config = (result as { config: Config }).config;
     expect(config.tabCommand).toEqual(['/bin/zsh']);
     expect(config.tabsMax).toBe(20);
@@ -85,10 +86,10 @@ describe('loadConfig', () => {
       expect(result.config).toEqual(defaultConfig(env));
       return result.problem;
     };
-    expect(notice('{"tabsMax": 5,}')).toBe(`${file}:1:15: not valid JSON (property name expected); using the defaults.`);
+    expect(notice('{"tabsMax": 5,,}')).toBe(`${file}:1:15: not valid JSON (property name expected); using the defaults.`);
     expect(notice('{\n  "tabsMax": 5\n  "tabCommand": "sh"\n}')).toBe(`${file}:3:3: not valid JSON (comma expected); using the defaults.`);
     expect(notice('')).toMatch(new RegExp(`^${file}:1:1: not valid JSON \\(.+\\); using the defaults\\.$`));
-    expect(notice('{"a": 1} // note')).toMatch(/:1:10: not valid JSON \(invalid comment token\)/);
+    expect(notice('{"a": 1} /* note')).toMatch(/:1:10: not valid JSON \(unexpected end of comment\)/);
     expect(notice('[1]')).toBe(`${file}:1:1: must hold a JSON object of settings; using the defaults.`);
     expect(notice('null')).toBe(`${file}:1:1: must hold a JSON object of settings; using the defaults.`);
   });
@@ -96,18 +97,40 @@ describe('loadConfig', () => {
   it('a file that cannot be read: every default, and why', () => {
     fs.mkdirSync(file);
     const result = loadConfig(dir, env);
-    expect(result).toEqual({ config: defaultConfig(env), problem: `${file} could not be read (EISDIR); using the defaults.` });
+    expect(result.config).toEqual(defaultConfig(env));
+    expect(result.problem).toBe(`${file}: could not be read (EISDIR); using the defaults.`);
+    expect(result.unusable).toBe(true);
   });
 
   it('a bad key or value: that key\'s default, the others kept, one notice at the first problem', () => {
     fs.writeFileSync(file, '{\n  "tabsMax": 5,\n  "tabMax": 5,\n  "scrollbackLines": -1\n}');
     const result = loadConfig(dir, env);
     expect(result.config).toEqual({ ...defaultConfig(env), tabsMax: 5 });
-    expect(result.problem).toBe(`${file}:3:3: "tabMax" is not a config key (and 1 more); using the default for it.`);
+    expect(result.problem).toBe(`${file}:3:3: "tabMax" is not a config key (did you mean "tabsMax"?) (and 1 more); using the default for it.`);
+  });
+
+  it('accepts JSONC: comments and trailing commas (issue 18)', () => {
+    const config = load('// my a1\n{\n  /* few */ "tabsMax": 5, // tabs\n  "theme": { "viewed": "red", },\n}\n');
+    expect(config.tabsMax).toBe(5);
+    expect(config.theme.viewed).toBe('red');
+  });
+
+  it('lists every problem at its line and column, nested settings at their own name', () => {
+    fs.writeFileSync(file, '{\n  "scrollback": 5,\n  "tabsMax": "many",\n  "theme": {\n    "hovred": "red"\n  },\n  "detachIntervalMs": 300\n}');
+    const result = loadConfig(dir, env);
+    expect(result.problems.map((p) => `${p.line}:${p.column}: ${p.message}`)).toEqual([
+      '2:3: "scrollback" is not a config key (did you mean "scrollbackLines"?)',
+      '3:14: "tabsMax" must be an integer from 1 to 100',
+      '5:5: "theme.hovred" is not a theme role (viewed, hovered, other, plus, hint, notice) (did you mean "hovered"?)',
+    ]);
+    expect(result.set).toEqual(['detachIntervalMs']);
+    expect(result.unusable).toBe(false);
+    expect(result.problem).toBe(`${file}:2:3: "scrollback" is not a config key (did you mean "scrollbackLines"?) (and 2 more); using the default for it.`);
   });
 
   it('names an unknown key', () => {
-    expect(errorFor({ tabsMax: 5, tabMax: 5 })).toBe(`${file}: "tabMax" is not a config key.`);
+    expect(errorFor({ tabsMax: 5, tabMax: 5 })).toBe(`${file}: "tabMax" is not a config key (did you mean "tabsMax"?).`);
+    expect(errorFor({ colourful: true })).toBe(`${file}: "colourful" is not a config key.`);
     expect(errorFor('{"__proto__": {"tabsMax": 1}}')).toBe(`${file}: "__proto__" is not a config key.`);
     expect(errorFor({ toString: 1 })).toBe(`${file}: "toString" is not a config key.`);
   });

@@ -1,7 +1,8 @@
 // The README's generated blocks: the command list (the every-form list of `a1 --help`) and the
 // config keys with their defaults, bounds and descriptions from CONFIG_KEYS. `npm run docs`
 // writes them; test/cli/docs.test.ts fails when README.md differs from what they render.
-import { CONFIG_KEYS, type KeySpec } from '../config.js';
+import { CONFIG_KEYS, type ConfigKey, type KeySpec } from '../config.js';
+import { appliesOf, type Applies } from '../config/applies.js';
 import { COMMANDS } from './commands/index.js';
 import { formatForms } from './forms.js';
 
@@ -44,10 +45,18 @@ export function renderReadme(readme: string): string {
 function configBlock(): string {
   const rows = Object.entries(CONFIG_KEYS).map(([key, spec]: [string, KeySpec<unknown>]) => {
     const range = spec.min !== undefined && spec.max !== undefined ? `${amount(key, spec.min)} to ${amount(key, spec.max)}` : '';
-    return `| \`${key}\` | ${defaultOf(key, spec)} | ${range} | ${spec.description} |`;
+    return `| \`${key}\` | ${defaultOf(key, spec)} | ${range} | ${APPLIES_COLUMN[appliesOf(key as ConfigKey)]} | ${spec.description} |`;
   });
-  return ['| key | default | range | what it sets |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| key | default | range | a change applies | what it sets |', '|---|---|---|---|---|', ...rows].join('\n');
 }
+
+/** src/config/applies.ts's kinds, as the table's column says them. */
+const APPLIES_COLUMN: Readonly<Record<Applies, string>> = {
+  attach: 'next attach',
+  reload: 'live: `a1 tabs host reload`',
+  tabStart: "each tab's next start, after a reload",
+  hostStop: 'next `a1 tabs host stop`',
+};
 
 /** A default as a reader writes it; a default read from the environment names the variable. */
 function defaultOf(key: string, spec: KeySpec<unknown>): string {

@@ -5,6 +5,7 @@
 import type { Ticket } from '../security.js';
 import type { Counters } from '../diag/counters.js';
 import type { Listing } from './messages.js';
+import type { Applies } from '../config/applies.js';
 
 /** What a new tab runs and where; every field is optional (the server's defaults stand in). */
 export interface CreateArgs {
@@ -77,6 +78,15 @@ export interface HostStatus {
   counters?: Counters;
 }
 
+/** `a1 tabs host reload`: what changed and when each change applies (src/config/applies.ts). */
+export interface ConfigReload {
+  /** The file could not be parsed at all: the server kept its config as it was. */
+  kept: boolean;
+  changed: { key: string; applies: Applies }[];
+  /** Each problem with the file, as "file:line:column: what". */
+  problems: string[];
+}
+
 /** Each op: what it takes and what it answers. */
 export interface RequestTable {
   create: { args: CreateArgs; result: OpenedTab };
@@ -98,6 +108,7 @@ export interface RequestTable {
   busy: { args: TabArgs; result: { busy: boolean } };
   list: { args: Record<string, never>; result: Listing & { server: { pid: number; epoch: number } } };
   hostStatus: { args: Record<string, never>; result: HostStatus };
+  reloadConfig: { args: Record<string, never>; result: ConfigReload };
 }
 
 export type RequestOp = keyof RequestTable;
@@ -124,6 +135,7 @@ export const REQUEST_ERRORS = {
   busy: [],
   list: [],
   hostStatus: [],
+  reloadConfig: [],
 } as const satisfies { readonly [K in RequestOp]: readonly string[] };
 
 /** Codes any request may end with: an op the server lacks (refused by the client, or by the

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { resolvePaths, ensureProfileDirs } from '../paths.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/load.js';
 import { loadOrCreateSecret, loadOrCreateClientToken } from '../security.js';
 import { procStartTime, bootId } from '../proc.js';
 import { Registry } from '../store/registry.js';

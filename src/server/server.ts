@@ -18,7 +18,8 @@ import { FencedError } from '../store/errors.js';
 import { boot, step, HOLDER_HEARTBEAT_MS, type CoreEvent, type CoreState, type CoreTab, type Effect, type StepResult } from './core/index.js';
 import { HolderIO, type SpawnPlan } from './holderIO.js';
 import { AgentStarts } from './agentStarts.js';
-import { SHELL_KIND, isShellCommand } from '../lifecycle/agents.js';
+import { SHELL_KIND } from '../lifecycle/agents.js';
+import { coreLimits, reloadConfig } from './configReload.js';
 import { tabInfo } from './answers.js';
 import { rowToDurable } from './rows.js';
 import { contradiction, type Contradiction } from './invariants.js';
@@ -138,6 +139,7 @@ export class Server {
       diag: d.diag,
       closeEnding: (tabId) => this.commits.closesEnding.get(tabId),
       hostStopped: () => this.stopped,
+      reloadConfig: () => reloadConfig(d.config, d.paths.configDir, process.env, (limits) => this.feed({ t: 'limits', limits })),
     };
   }
 
@@ -158,18 +160,8 @@ export class Server {
       tabs: Object.fromEntries(rows.map((r) => [r.id, rowToDurable(r)])),
       resumeExpired: this.agents.expiredResumes(rows),
     };
-    const c = this.d.config;
-    const limits = {
-      tabsMax: c.tabsMax,
-      maxConcurrentStarts: c.tabsMaxConcurrentStarts,
-      idleSuspendMs: c.idleSuspendMinutes * 60_000,
-      serverIdleExitMs: c.serverIdleExitMinutes * 60_000,
-      agentKinds: Object.keys(c.agents),
-      tabCommandIsShell: isShellCommand(c.tabCommand),
-      resumableKinds: Object.keys(c.agents).filter((k) => c.agents[k].resume),
-    };
     // The id makes this server's tab ids and incarnations unique; short, since they name sockets.
-    this.run(boot(newIncarnation().slice(0, 7), Date.now(), durable, limits));
+    this.run(boot(newIncarnation().slice(0, 7), Date.now(), durable, coreLimits(this.d.config)));
     // Only the lease holder gets here, so a leftover socket is a dead predecessor's.
     await this.hub.listener.listen();
     this.tickTimer = setInterval(() => this.tick(), TICK_MS);

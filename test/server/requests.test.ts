@@ -44,6 +44,7 @@ function bootedContext(): RequestContext {
     attachedClients: () => 0,
     closeEnding: () => undefined,
     hostStopped: () => Promise.resolve(),
+    reloadConfig: () => ({ kept: false, changed: [], problems: [] }),
   };
 }
 

@@ -10,6 +10,7 @@ import { tabsSleepCommand } from './tabsSleep.js';
 import { hostStatusCommand } from './hostStatus.js';
 import { tabsDoctorCommand } from './tabsDoctor.js';
 import { hostStopCommand } from './hostStop.js';
+import { configCheckCommand, configPathCommand, hostReloadCommand } from './config.js';
 import { sessionsCommand } from './sessions.js';
 import { statusCommand } from './status.js';
 import { hooksInstallCommand, hooksUninstallCommand } from './hooks.js';
@@ -24,14 +25,18 @@ export const COMMANDS: readonly FormEntry[] = [
   hostStatusCommand,
   tabsDoctorCommand,
   hostStopCommand,
+  hostReloadCommand,
   sessionsCommand,
   statusCommand,
   hooksInstallCommand,
   hooksUninstallCommand,
+  configPathCommand,
+  configCheckCommand,
 ];
 
 export const GROUPS: readonly GroupEntry[] = [
   { path: ['tabs'], summary: 'list and manage tabs (never starts a server)', missing: null },
-  { path: ['tabs', 'host'], summary: 'the profile server', missing: 'Name a host command: status or stop.' },
+  { path: ['tabs', 'host'], summary: 'the profile server', missing: 'Name a host command: status, stop or reload.' },
+  { path: ['config'], summary: "the profile's config.json", missing: 'Name a config command: path or check.' },
   { path: ['hooks'], summary: "wire an agent's own hooks to a1 status", missing: 'Name a hooks command: install or uninstall.' },
 ];

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolvePaths, type Paths } from '../../paths.js';
-import { loadConfig, type Config } from '../../config.js';
+import type { Config } from '../../config.js';
+import { loadConfig } from '../../config/load.js';
 import { ServerClient, ServerError } from '../../serverClient.js';
 
 export interface Common {

@@ -36,6 +36,9 @@ export function step(state: CoreState, event: CoreEvent): StepResult {
 function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect[]): CoreState {
   if (e.t === 'committed') return onCommitted(s, fx, e.id, e.result);
   if (e.t === 'fenced') return stop(s, fx);
+  // New bounds bind the next decision; nothing already running is undone (a lower tabsMax closes
+  // no tab, it refuses the next new one).
+  if (e.t === 'limits') return { ...s, limits: e.limits };
   if (e.t === 'spawned' || e.t === 'spawnFailed' || e.t === 'startRefused') {
     const { [e.inc]: _done, ...spawns } = s.spawns;
     s = { ...s, spawns };

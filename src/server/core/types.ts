@@ -207,6 +207,8 @@ export interface HolderFacts extends HolderReport {
 
 export type CoreEvent =
   | { t: 'boot'; serverId: string; now: number; durable: Durable; limits?: CoreLimits }
+  /** The config was reloaded (`a1 tabs host reload`): its bounds hold from now on. */
+  | { t: 'limits'; limits: CoreLimits }
   | { t: 'committed'; id: number; result: CommitResult }
   /** An adapter found the fence broken while carrying out a spawn, send or kill. */
   | { t: 'fenced' }

@@ -1,7 +1,7 @@
 // What a request handler sees of the server, and the shape of a handler (./index.ts lists them).
 // A handler answers at once (a query, a refused argument) or hands the core a request, then puts
 // the core's answer in the protocol's shape.
-import type { RequestArgs, RequestOp, RequestResult } from '../../protocol/requests.js';
+import type { ConfigReload, RequestArgs, RequestOp, RequestResult } from '../../protocol/requests.js';
 import type { HolderState, ReplyError } from '../../protocol/messages.js';
 import type { Registry } from '../../store/registry.js';
 import type { Config } from '../../config.js';
@@ -33,6 +33,8 @@ export interface RequestContext {
   closeEnding(tabId: string): Promise<ProcessRef[]> | undefined;
   /** Resolves once every process of a host stop has ended. */
   hostStopped(): Promise<void>;
+  /** Reads config.json again and applies it (src/server/configReload.ts). */
+  reloadConfig(): ConfigReload;
 }
 
 /** The connection asking: the client's id from its subscription (empty for the CLI), and the id

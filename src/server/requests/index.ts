@@ -11,6 +11,7 @@ import { sleep, restart, claim } from './tabActions.js';
 import { rename, reorder } from './topology.js';
 import { hostStop } from './hostStop.js';
 import { sessions, busy, list, hostStatus } from './queries.js';
+import { reloadConfig } from './reloadConfig.js';
 
 export type RequestHandlers = { readonly [K in RequestOp]: RequestHandler<K> };
 
@@ -30,6 +31,7 @@ export const REQUEST_HANDLERS: RequestHandlers = {
   busy,
   list,
   hostStatus,
+  reloadConfig,
 };
 
 /** The ops a server serves: all of them, less those a test has it lack (A1_TEST_SERVER_LACKS). */
