@@ -139,7 +139,11 @@ export class Server {
       diag: d.diag,
       closeEnding: (tabId) => this.commits.closesEnding.get(tabId),
       hostStopped: () => this.stopped,
-      reloadConfig: () => reloadConfig(d.config, d.paths.configDir, process.env, (limits) => this.feed({ t: 'limits', limits })),
+      reloadConfig: () =>
+        reloadConfig(d.config, d.paths.configDir, process.env, {
+          setLimits: (limits) => this.feed({ t: 'limits', limits }),
+          notice: (text) => this.hub.broadcast({ t: 'notice', text }),
+        }),
     };
   }
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { e2e, listing, serverPids, type E2E } from './harness.js';
+import { e2e, listing, PROMPT_SEEN, serverPids, type E2E } from './harness.js';
 
 let t: E2E;
 afterEach(async () => {
@@ -100,6 +100,15 @@ describe('a1 tabs host reload', () => {
       '',
     ]);
     expect((await newTab('two')).code).toBe(0);
+  });
+
+  it('an attached client is told in its strip what the reload changed and when its own keys apply', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    writeConfig({ tabsMax: 7, theme: { viewed: 'red' } });
+    expect((await t.run('tabs', 'host', 'reload')).code).toBe(0);
+    await a1.waitForText('Config reloaded. Applied now: tabsMax. theme applies at the next attach');
   });
 
   it('with no server running, says so: the next start reads the file', async () => {

@@ -23,7 +23,9 @@ describe('reloadConfig', () => {
     const held = running;
     fs.writeFileSync(path.join(dir, 'config.json'), '{ "tabsMax": 3, "theme": { "viewed": "red" }, }');
     const limits: CoreLimits[] = [];
-    const r = reloadConfig(running, dir, env, (l) => limits.push(l));
+    const notices: string[] = [];
+    const r = reloadConfig(running, dir, env, { setLimits: (l) => limits.push(l), notice: (n) => notices.push(n) });
+    expect(notices).toEqual(['Config reloaded. Applied now: tabsMax. theme applies at the next attach (`a1`).']);
     expect(r).toEqual({ kept: false, changed: [{ key: 'tabsMax', applies: 'reload' }, { key: 'theme', applies: 'attach' }], problems: [] });
     expect(held.tabsMax).toBe(3);
     expect(limits).toEqual([coreLimits(held)]);
@@ -34,8 +36,10 @@ describe('reloadConfig', () => {
     const running = { ...defaultConfig(env), tabsMax: 2 };
     fs.writeFileSync(path.join(dir, 'config.json'), '{ "tabsMax": ');
     const limits: CoreLimits[] = [];
-    const r = reloadConfig(running, dir, env, (l) => limits.push(l));
+    const notices: string[] = [];
+    const r = reloadConfig(running, dir, env, { setLimits: (l) => limits.push(l), notice: (n) => notices.push(n) });
     expect(r.kept).toBe(true);
+    expect(notices).toEqual([]);
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatch(/config\.json:1:\d+: not valid JSON/);
     expect(running.tabsMax).toBe(2);
