@@ -44,6 +44,8 @@ export interface ClientOptions {
   umask: number;
   /** Asks the server for this tab instead of the last viewed one (`a1 --session`). */
   openSession?: { sessionId: string; agent: string | null; cwd: string | null };
+  /** Views this tab first instead of the last viewed one (`a1 attach TAB`). */
+  viewTab?: string;
 }
 
 export async function runClient(opts: ClientOptions): Promise<number> {
@@ -165,7 +167,9 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     this.installSafety();
     try {
       await this.control.subscribe();
-      const { tabId } = this.opts.openSession
+      const { tabId } = this.opts.viewTab
+        ? { tabId: this.opts.viewTab }
+        : this.opts.openSession
         ? await this.control.request('openSession', { ...this.createArgs(), ...this.opts.openSession })
         : await this.control.request('ensureTab', this.createArgs());
       this.outer.enter();

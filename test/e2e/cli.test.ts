@@ -226,7 +226,7 @@ describe('help and argument errors', () => {
       ['frob'],
       ['tabs', '--bogus'],
       ['tabs', 'stop'],
-      ['tabs', 'stop', 'a', 'b'],
+      ['tabs', 'stop', 'a', '--all'],
       ['tabs', 'host'],
       ['tabs', 'host', 'frob'],
       ['new', '--cwd', path.join(t.home.dir, 'no-such-dir')],

@@ -177,7 +177,7 @@ describe('close', () => {
     expect(first.stdout).toContain('stopped busy (1/1)');
     const second = await t.run('tabs', 'stop', busyId);
     expect(second.code).not.toBe(0);
-    expect(second.stderr.trim()).toBe(`a1: No tab has the id "${busyId}".`);
+    expect(second.stderr.trim()).toBe(`a1: No tab has the id or name "${busyId}".`);
 
     const afterExit = await t.run('tabs', 'stop', doneId);
     expect(afterExit.code, afterExit.stderr).toBe(0);
@@ -190,7 +190,7 @@ describe('close', () => {
     await waitForStatus(t, twiceId, 'running');
     const both = await Promise.all([t.run('tabs', 'stop', twiceId), t.run('tabs', 'stop', twiceId)]);
     for (const r of both) {
-      if (r.code !== 0) expect(r.stderr.trim()).toBe(`a1: No tab has the id "${twiceId}".`);
+      if (r.code !== 0) expect(r.stderr.trim()).toBe(`a1: No tab has the id or name "${twiceId}".`);
     }
     expect(both.some((r) => r.code === 0)).toBe(true);
 

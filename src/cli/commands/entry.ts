@@ -6,6 +6,10 @@ export interface PositionalSpec {
   describe: string;
   /** `<name>` when required, `[name]` when it may be left out. */
   required: boolean;
+  /** Takes every remaining word (`<name..>`): the last positional only. */
+  variadic?: true;
+  /** Names a tab: shell completion offers the profile's tabs. */
+  completes?: 'tab';
 }
 
 export interface OptionSpec {
@@ -61,9 +65,12 @@ export function command<A>(entry: Omit<CommandEntry<A>, 'kind'>): CommandEntry<A
   return { kind: 'command', ...entry };
 }
 
-/** The yargs command string of an entry's last word: `stop [id]`, `install <agent>`. */
+/** The yargs command string of an entry's last word: `stop [id]`, `install <agent>`, `stop [tabs..]`. */
 export function commandString(name: string, positionals: CommandEntry['positionals'] = {}): string {
-  const args = Object.entries(positionals).map(([p, spec]) => (spec.required ? `<${p}>` : `[${p}]`));
+  const args = Object.entries(positionals).map(([p, spec]) => {
+    const word = spec.variadic ? `${p}..` : p;
+    return spec.required ? `<${word}>` : `[${word}]`;
+  });
   return [name, ...args].join(' ');
 }
 

@@ -1,7 +1,7 @@
 // The one table of a1's command line (SPEC §11), in the order the every-form list, `--help` and
 // the README show it. A new command is a file in this folder and a line here.
 import type { FormEntry, GroupEntry } from './entry.js';
-import { attachCommand } from './attach.js';
+import { attachCommand, attachTabCommand } from './attach.js';
 import { sessionCommand } from './session.js';
 import { newCommand } from './new.js';
 import { tabsCommand } from './tabs.js';
@@ -17,6 +17,7 @@ import { hooksInstallCommand, hooksUninstallCommand } from './hooks.js';
 
 export const COMMANDS: readonly FormEntry[] = [
   attachCommand,
+  attachTabCommand,
   sessionCommand,
   newCommand,
   tabsCommand,

@@ -1,21 +1,25 @@
-// `a1 tabs sleep <id>`: checkpoint an agent tab and stop it; viewing it resumes the session.
+// `a1 tabs sleep TAB…`: checkpoint agent tabs and stop them; viewing one resumes its session.
 import { command } from './entry.js';
-import { UserError, withRunningServer, type Common } from './shared.js';
+import { withRunningServer, type Common } from './shared.js';
+import { manyTabs, targetTabs } from './targetArgs.js';
 
-async function sleepTab(argv: Common & { id: string }): Promise<number> {
+type SleepArgs = Common & { tabs: string[] };
+
+async function sleepTabs(argv: SleepArgs): Promise<number> {
   return withRunningServer(argv, async (server) => {
-    const listing = await server.request('list');
-    if (!listing.tabs.some((t) => t.id === argv.id)) throw new UserError(`No tab has the id "${argv.id}".`);
-    await server.request('sleep', { tabId: argv.id });
-    process.stdout.write(`Tab ${argv.id} is asleep; viewing it resumes its session.\n`);
+    const tabs = await targetTabs(server, argv.tabs);
+    for (const tab of tabs) {
+      await server.request('sleep', { tabId: tab.id });
+      process.stdout.write(`Tab ${tab.name} (${tab.id}) is asleep; viewing it resumes its session.\n`);
+    }
     return 0;
   }, { required: true });
 }
 
-export const tabsSleepCommand = command<Common & { id: string }>({
+export const tabsSleepCommand = command<SleepArgs>({
   path: ['tabs', 'sleep'],
-  usage: 'a1 tabs sleep <id>',
-  summary: 'checkpoint an agent tab and stop it; viewing it resumes its session',
-  positionals: { id: { describe: 'Tab id', required: true } },
-  run: sleepTab,
+  usage: 'a1 tabs sleep TAB…',
+  summary: 'checkpoint agent tabs and stop them; viewing one resumes its session',
+  positionals: { tabs: manyTabs(true) },
+  run: sleepTabs,
 });
