@@ -40,6 +40,9 @@ export interface ViewGrant {
   proofKey: string;
   socketPath: string;
   holderInc: string;
+  /** The asker controls the tab once the transfer lands (SPEC §15: a view takes control only from
+   * nobody); false: another client controls it and the asker may only watch. */
+  controller?: boolean;
 }
 
 /** A close's answer: `incomplete` when some of the tab's processes outlived their SIGKILL. */
@@ -94,7 +97,8 @@ export interface RequestTable {
   ensureTab: { args: CreateArgs; result: OpenedTab };
   /** `a1 --session`: the live tab that holds the session, or a new tab resuming it. */
   openSession: { args: CreateArgs & { sessionId: string }; result: OpenedTab };
-  view: { args: TabArgs; result: ViewGrant };
+  /** `peek`: the view does not become the last viewed tab (`a1 send`). */
+  view: { args: TabArgs & { peek?: boolean }; result: ViewGrant };
   /** `wait`: answered once the tab's processes have ended (`a1 tabs stop`). */
   close: { args: TabArgs & { expectedRev?: number; wait?: boolean }; result: Closed };
   sleep: { args: TabArgs; result: { asleep: true } };

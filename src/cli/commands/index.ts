@@ -14,6 +14,7 @@ import { configCheckCommand, configPathCommand, hostReloadCommand } from './conf
 import { sessionsCommand } from './sessions.js';
 import { statusCommand } from './status.js';
 import { hooksInstallCommand, hooksUninstallCommand } from './hooks.js';
+import { sendCommand } from './send.js';
 
 export const COMMANDS: readonly FormEntry[] = [
   attachCommand,
@@ -23,6 +24,7 @@ export const COMMANDS: readonly FormEntry[] = [
   tabsCommand,
   tabsStopCommand,
   tabsSleepCommand,
+  sendCommand,
   hostStatusCommand,
   tabsDoctorCommand,
   hostStopCommand,

@@ -6,7 +6,7 @@ import type { RequestHandler } from './context.js';
 export const view: RequestHandler<'view'> = {
   take: (ctx, a) => {
     const tabId = String(a.tabId);
-    if (ctx.state().tabs[tabId]) ctx.registry.setMeta('last_viewed_tab', tabId);
+    if (ctx.state().tabs[tabId] && a.peek !== true) ctx.registry.setMeta('last_viewed_tab', tabId);
     return { req: { op: 'view', tabId } };
   },
   answer: (ctx, open, r) => {
@@ -16,6 +16,6 @@ export const view: RequestHandler<'view'> = {
     const inc = r.holderInc ?? '';
     const ticketKey = deriveKey(ctx.secret, 'ticket', tabId, inc);
     const ticket = makeTicket(ticketKey, { clientId: open.asker.id || (open.asker.coreId ?? ''), tabId, holderInc: inc, expiresAt: Date.now() + TICKET_TTL_MS });
-    return { ticket, proofKey: ticketProofKey(ticketKey, ticket).toString('base64'), socketPath: ctx.paths.holderSock(tabId, inc), holderInc: inc };
+    return { ticket, proofKey: ticketProofKey(ticketKey, ticket).toString('base64'), socketPath: ctx.paths.holderSock(tabId, inc), holderInc: inc, controller: r.controller === true };
   },
 };
