@@ -15,6 +15,7 @@ import { sessionsCommand } from './sessions.js';
 import { statusCommand } from './status.js';
 import { hooksInstallCommand, hooksUninstallCommand } from './hooks.js';
 import { sendCommand } from './send.js';
+import { completionCommand } from './completion.js';
 
 export const COMMANDS: readonly FormEntry[] = [
   attachCommand,
@@ -35,6 +36,7 @@ export const COMMANDS: readonly FormEntry[] = [
   hooksUninstallCommand,
   configPathCommand,
   configCheckCommand,
+  completionCommand,
 ];
 
 export const GROUPS: readonly GroupEntry[] = [
