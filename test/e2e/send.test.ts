@@ -68,6 +68,17 @@ describe('a1 send', () => {
     await waitForFile('interrupted.txt', 'after-interrupt\n');
   });
 
+  it('keys reach the child encoded for its keyboard mode: Escape under the kitty protocol is CSI 27 u', async () => {
+    t = e2e();
+    const { second } = await twoTabs();
+    // The job turns on the kitty protocol's disambiguation (flag 1), then reads one key's bytes.
+    await send('2', `printf '\\033[>1u'; head -c 5 | od -An -c > kitty.txt`, 'Enter');
+    await waitForForegroundJob(t, second);
+    await send('2', 'Escape', 'Enter');
+    await waitFor(() => fs.existsSync(path.join(t.home.dir, 'kitty.txt')) && fs.readFileSync(path.join(t.home.dir, 'kitty.txt'), 'utf8').trim() !== '', { what: 'kitty.txt written' });
+    expect(fs.readFileSync(path.join(t.home.dir, 'kitty.txt'), 'utf8').trim().split(/\s+/)).toEqual(['033', '[', '2', '7', 'u']);
+  });
+
   it('large text arrives whole, in order', async () => {
     t = e2e();
     await twoTabs();
