@@ -26,6 +26,7 @@ import { CopyModeEffects } from './attach/copyModeEffects.js';
 import { Overlays, type OverlaysHost } from './attach/overlays.js';
 import { StripMouse, type StripMouseHost } from './attach/stripMouse.js';
 import { Notices, tabStateNotice } from './attach/notices.js';
+import { neighbourAfterClose } from './navigation.js';
 
 /** The strip appears even for a tab whose surface never arrives. */
 const INK_LOAD_FALLBACK_MS = 300;
@@ -84,6 +85,8 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   private cols: number;
   private rows: number;
   private stripLayout: StripLayout | null = null;
+  /** The strip order at the last topology change: where a closed viewed tab's neighbours were. */
+  private lastOrder: string[] = [];
   /** Advances while a chip spins (working, starting); stopped when none does, to stay idle. */
   private spinnerFrame = 0;
   private spinnerTimer: NodeJS.Timeout | null = null;
@@ -233,10 +236,13 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   private onTopology(onlyTitle = false): void {
     // An animated title changes nothing on the strip: only an open picker redraws for it.
     if (onlyTitle && this.overlays.overlay?.kind !== 'picker') return;
-    if (this.viewLink.dropGoneTab()) {
-      const next = this.control.tabs[0];
-      if (next) void this.viewLink.viewTab(next.id);
+    const order = this.control.tabs.map((t) => t.id);
+    const gone = this.viewLink.viewed;
+    if (gone !== null && this.viewLink.dropGoneTab()) {
+      const next = neighbourAfterClose(this.lastOrder, order, gone);
+      if (next) void this.viewLink.viewTab(next);
     }
+    this.lastOrder = order;
     this.overlays.followTabs();
     this.renderUi();
   }
@@ -276,11 +282,24 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
       drag: this.stripMouse.drag,
       rename: rename ? { tabId: rename.tabId, text: rename.text, cursor: cursorOffset(rename), error: rename.error } : null,
       spinnerFrame: this.spinnerFrame,
+      emptyHint: this.emptyHint(),
     });
     if (rename?.error) notices.unshift(rename.error);
     this.keepSpinning(this.control.tabs.some((t) => SPINNING.has(glyphFor(t))));
     const { cols, rows: surfaceRows } = this.surfaceSize();
     return { cols, strip: this.stripLayout, theme: this.opts.config.theme, notices, overlay: overlays.overlay, surfaceRows };
+  }
+
+  /** After `+` with no tab left: how to open one and how to leave, as this profile binds them. */
+  private emptyHint(): string {
+    const label = (action: ActionId): string | null => {
+      const key = this.keymap.byAction.get(action)?.[0];
+      return key === undefined ? null : chordLabel(key);
+    };
+    const open = label('newTab');
+    const twice = label('detachTwice');
+    const leave = label('detach') ?? (twice && `${twice} twice`);
+    return `  no tabs · ${open ? `${open} or + opens one` : '+ opens one'}${leave ? ` · ${leave} detaches` : ''}`;
   }
 
   private keepSpinning(spinning: boolean): void {

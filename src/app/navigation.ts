@@ -21,3 +21,18 @@ export function moveIndex(order: readonly string[], tabId: string | null, step: 
   const to = at + step;
   return to >= 0 && to < order.length ? to : null;
 }
+
+/**
+ * The tab to view once the viewed tab `gone` has left the strip: its right neighbour in the
+ * order before it left, else its left one, as tmux, zellij and browsers do (the right one has
+ * taken the closed tab's place, so the view stays where the eye was). Neighbours that left at
+ * the same time are skipped, nearest first; null when no tab is left.
+ */
+export function neighbourAfterClose(before: readonly string[], after: readonly string[], gone: string): string | null {
+  const remaining = new Set(after);
+  const at = before.indexOf(gone);
+  if (at < 0) return after[0] ?? null;
+  for (let i = at + 1; i < before.length; i++) if (remaining.has(before[i])) return before[i];
+  for (let i = at - 1; i >= 0; i--) if (remaining.has(before[i])) return before[i];
+  return after[0] ?? null;
+}

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { stepTab, jumpTab, moveIndex } from '../../src/app/navigation.js';
+import { stepTab, jumpTab, moveIndex, neighbourAfterClose } from '../../src/app/navigation.js';
 
 const order = ['a', 'b', 'c'];
 
@@ -27,5 +27,22 @@ describe('tab navigation', () => {
     expect(moveIndex(order, 'c', 1)).toBeNull();
     expect(moveIndex(order, 'b', -1)).toBe(0);
     expect(moveIndex(order, 'x', 1)).toBeNull();
+  });
+
+  it('views the closed tab\'s right neighbour, else its left one', () => {
+    expect(neighbourAfterClose(['a', 'b', 'c'], ['a', 'c'], 'b')).toBe('c');
+    expect(neighbourAfterClose(['a', 'b', 'c'], ['a', 'b'], 'c')).toBe('b');
+    expect(neighbourAfterClose(['a', 'b', 'c'], ['b', 'c'], 'a')).toBe('b');
+    expect(neighbourAfterClose(['a'], [], 'a')).toBeNull();
+  });
+
+  it('skips neighbours that left at the same time, nearest first', () => {
+    expect(neighbourAfterClose(['a', 'b', 'c', 'd'], ['a', 'd'], 'b')).toBe('d');
+    expect(neighbourAfterClose(['a', 'b', 'c', 'd'], ['a', 'b'], 'c')).toBe('b');
+    expect(neighbourAfterClose(['a', 'b', 'c', 'd'], ['a'], 'c')).toBe('a');
+  });
+
+  it('falls back to the first tab when the closed tab was never in the order seen', () => {
+    expect(neighbourAfterClose([], ['x', 'y'], 'gone')).toBe('x');
   });
 });

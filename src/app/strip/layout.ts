@@ -55,7 +55,7 @@ export interface StripLayout {
   cursor: { x: number } | null;
 }
 
-export const DEFAULT_EMPTY_HINT = '  no tabs · Alt+A or + opens one';
+export const DEFAULT_EMPTY_HINT = '  no tabs · Alt+A or + opens one · Alt+E detaches';
 const PLUS_TEXT = ' + ';
 const OVERFLOW_TEXT = ' … ';
 const DROP_TEXT = '│';
