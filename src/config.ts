@@ -249,6 +249,7 @@ export const CONFIG_KEYS = {
   tabsStallNoticeSeconds: integer(300, 1, LONGEST_TIMER_SECONDS, 'A working tab with no progress this long is shown stalled.'),
   closeGraceMs: integer(2_000, 0, 60_000, 'How long a closing or sleeping tab\'s processes get between the hang-up signal and SIGKILL.'),
   allowClipboardWrite: boolean(true, 'Whether programs in tabs may set the clipboard (OSC 52).'),
+  chipNumbers: boolean(false, 'Whether each chip starts with its position (1 bash, 2 claude), the number Alt+1…Alt+0 view.'),
   theme,
 };
 

@@ -243,6 +243,8 @@ describe('CONFIG_KEYS', () => {
         'closeGraceMs',
         // Issue 16: the Esc window of a terminal without the kitty keyboard protocol.
         'escapeTimeoutMs',
+        // Issue 18: chip numbers as an option.
+        'chipNumbers',
       ].sort(),
     );
   });

@@ -6,7 +6,7 @@ import { ServerClient, ServerError } from '../serverClient.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import { newId } from '../security.js';
-import { OuterTerminal, writeSync } from './outerTerminal.js';
+import { OuterTerminal, uiColour, writeSync } from './outerTerminal.js';
 import type { Keymap } from '../keymap/keys.js';
 import type { ActionId } from '../keymap/actions.js';
 import { loadKeymap } from './keybindings.js';
@@ -27,6 +27,7 @@ import { Overlays, type OverlaysHost } from './attach/overlays.js';
 import { StripMouse, type StripMouseHost } from './attach/stripMouse.js';
 import { Notices, tabStateNotice } from './attach/notices.js';
 import { neighbourAfterClose } from './navigation.js';
+import { dismissHint, firstRunHintText, HINT_KEY, hintDismissed } from './attach/firstRunHint.js';
 
 /** The strip appears even for a tab whose surface never arrives. */
 const INK_LOAD_FALLBACK_MS = 300;
@@ -93,6 +94,10 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   private done: ((code: number) => void) | null = null;
   /** Written to the main screen once the outer terminal is restored. */
   private exitMessage: string | undefined;
+  /** a1's own UI in colour: false under NO_COLOR. */
+  private readonly colour: boolean;
+  /** The first-run hint's line while it shows; null once dismissed. */
+  private hint: string | null = null;
 
   constructor(
     private readonly opts: ClientOptions,
@@ -104,7 +109,8 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     this.detachIntervalMs = opts.config.detachIntervalMs;
     this.cols = stdout.columns || 80;
     this.rows = stdout.rows || 24;
-    this.painter = new Painter(stdout, this.cols, this.rows, { props: () => this.uiProps(), overlay: () => this.overlays.overlay });
+    this.colour = uiColour(opts.env);
+    this.painter = new Painter(stdout, this.cols, this.rows, { props: () => this.uiProps(), overlay: () => this.overlays.overlay }, this.colour);
     this.control = new ControlLink(server, {
       paths: opts.paths,
       profile: opts.profile,
@@ -163,6 +169,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     if (loaded.problem) this.addNotice(loaded.problem);
     for (const conflict of loaded.conflicts) this.addNotice(conflict);
     if (opts.configProblem) this.addNotice(opts.configProblem);
+    if (!hintDismissed(opts.paths.stateDir)) this.hint = firstRunHintText(this.keymap);
   }
 
   async run(): Promise<number> {
@@ -258,6 +265,16 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     this.renderUi();
   };
 
+  hintKey(): string | null {
+    return this.hint === null ? null : HINT_KEY;
+  }
+
+  dismissHint(): void {
+    this.hint = null;
+    dismissHint(this.opts.paths.stateDir);
+    this.renderUi();
+  }
+
   enqueueAction(action: ActionId): void {
     this.input.enqueueAction(action);
   }
@@ -272,7 +289,12 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     const { overlays, viewLink } = this;
     const closeKey = this.keymap.byAction.get('closeTab')?.[0] ?? 'alt+w';
     const viewedTab = this.control.tabs.find((t) => t.id === viewLink.viewed);
-    const notices = [...this.copyMode.indicator(), ...this.notices.current(), ...tabStateNotice(viewedTab, viewLink.viewState, closeKey)];
+    const notices = [
+      ...(this.hint === null ? [] : [this.hint]),
+      ...this.copyMode.indicator(),
+      ...this.notices.current(),
+      ...tabStateNotice(viewedTab, viewLink.viewState, closeKey),
+    ];
     const rename = overlays.rename;
     this.stripLayout = layoutStrip({
       cols: this.cols,
@@ -283,11 +305,12 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
       rename: rename ? { tabId: rename.tabId, text: rename.text, cursor: cursorOffset(rename), error: rename.error } : null,
       spinnerFrame: this.spinnerFrame,
       emptyHint: this.emptyHint(),
+      numbers: this.opts.config.chipNumbers,
     });
     if (rename?.error) notices.unshift(rename.error);
     this.keepSpinning(this.control.tabs.some((t) => SPINNING.has(glyphFor(t))));
     const { cols, rows: surfaceRows } = this.surfaceSize();
-    return { cols, strip: this.stripLayout, theme: this.opts.config.theme, notices, overlay: overlays.overlay, surfaceRows };
+    return { cols, strip: this.stripLayout, theme: this.opts.config.theme, colour: this.colour, notices, overlay: overlays.overlay, surfaceRows };
   }
 
   /** After `+` with no tab left: how to open one and how to leave, as this profile binds them. */

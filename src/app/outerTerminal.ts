@@ -95,3 +95,21 @@ export function writeSync(stdout: NodeJS.WriteStream, text: string): void {
     // The terminal is gone.
   }
 }
+
+/**
+ * Why a1 refuses to draw on this terminal, or null when it can: a1 needs the cursor moves, the
+ * alternate screen and the clears that `TERM=dumb` says the terminal lacks (tmux refuses it
+ * too). An unset or empty TERM names no terminal at all, so nothing says what it can do either.
+ */
+export function unsuitableTerminal(env: NodeJS.ProcessEnv): string | null {
+  const term = env.TERM ?? '';
+  if (term === 'dumb') return 'this terminal (TERM=dumb) cannot clear or move the cursor, which a1 needs.';
+  if (term === '') return 'TERM is not set, so a1 cannot tell what this terminal can draw.';
+  return null;
+}
+
+/** a1's own UI draws in colour unless NO_COLOR is present and non-empty (https://no-color.org).
+ *  It is about a1's strip, overlays and notices only: a tab's program output is its own. */
+export function uiColour(env: NodeJS.ProcessEnv): boolean {
+  return !env.NO_COLOR;
+}

@@ -31,6 +31,7 @@ export const CONFIG_APPLIES: Partial<Record<ConfigKey, Applies>> = {
   tabsStallNoticeSeconds: 'tabStart',
   closeGraceMs: 'reload',
   allowClipboardWrite: 'attach',
+  chipNumbers: 'attach',
   theme: 'attach',
 };
 

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { ENTER_SEQUENCE, RESTORE_SEQUENCE, keyboardReply } from '../../src/app/outerTerminal.js';
+import { ENTER_SEQUENCE, RESTORE_SEQUENCE, keyboardReply, uiColour, unsuitableTerminal } from '../../src/app/outerTerminal.js';
 
 describe('outer terminal modes', () => {
   it('turns off every mode it turns on, in reverse order', () => {
@@ -21,4 +21,23 @@ describe('keyboard query replies', () => {
     ['\x1b[?1;2u', null],
     ['\x1b[c', null],
   ])('%j', (raw, reply) => expect(keyboardReply(raw)).toEqual(reply));
+});
+
+describe('terminals a1 refuses, and NO_COLOR', () => {
+  it('refuses TERM=dumb and an unset or empty TERM with one sentence, and accepts a real terminal', () => {
+    for (const env of [{ TERM: 'dumb' }, {}, { TERM: '' }]) {
+      const why = unsuitableTerminal(env);
+      expect(why).toMatch(/^[^.]+\.$/);
+    }
+    expect(unsuitableTerminal({ TERM: 'dumb' })).toContain('TERM=dumb');
+    expect(unsuitableTerminal({ TERM: 'xterm-256color' })).toBeNull();
+    expect(unsuitableTerminal({ TERM: 'screen' })).toBeNull();
+  });
+
+  it('draws in colour unless NO_COLOR is present and non-empty (no-color.org)', () => {
+    expect(uiColour({})).toBe(true);
+    expect(uiColour({ NO_COLOR: '' })).toBe(true);
+    expect(uiColour({ NO_COLOR: '1' })).toBe(false);
+    expect(uiColour({ NO_COLOR: '0' })).toBe(false);
+  });
 });

@@ -108,9 +108,9 @@ describe('glyphs', () => {
 describe('chips', () => {
   it('read ` [glyph ]name `', () => {
     const l = strip({ tabs: [tab('a', 'agent'), tab('b', 'build', 'done')], viewed: 'a' });
-    expect(chips(l).map((c) => c.text)).toEqual([' agent ', ' ✓ build ']);
+    expect(chips(l).map((c) => c.text)).toEqual(['[agent]', ' ✓ build ']);
     expect(chips(l).map((c) => c.glyphText)).toEqual(['', '✓']);
-    expect(renderStripText(l).trimEnd()).toBe(' agent  ✓ build  +');
+    expect(renderStripText(l).trimEnd()).toBe('[agent] ✓ build  +');
   });
 
   it('keep the chip width while the spinner turns', () => {
@@ -125,9 +125,9 @@ describe('chips', () => {
         const c = chips(strip({ tabs: [tab('a', name, glyph)], viewed: 'a' }))[0];
         expect(c.w).toBeLessThanOrEqual(CHIP_MAX_COLUMNS);
         expect(c.w).toBeGreaterThanOrEqual(CHIP_MAX_COLUMNS - 1); // at most one column lost to a wide character
-        const prefix = glyph === 'none' ? ' ' : ' ✗ ';
+        const prefix = glyph === 'none' ? '[' : '[✗ ';
         expect(c.text.startsWith(prefix)).toBe(true);
-        expect(c.text.endsWith('… ')).toBe(true);
+        expect(c.text.endsWith('…]')).toBe(true);
         const kept = graphemes(c.text.slice(prefix.length, -2));
         expect(kept).toEqual(graphemes(name).slice(0, kept.length));
         expect(kept.length).toBeGreaterThan(0);
@@ -188,20 +188,20 @@ describe('overflow', () => {
 
   it('clips the viewed chip itself when even it does not fit, and never adds an empty `…` chip', () => {
     const l = strip({ cols: 12, tabs: [tab('a', 'a long tab name')], viewed: 'a' });
-    expect(renderStripText(l)).toBe(' a long…  + ');
+    expect(renderStripText(l)).toBe('[a long…] + ');
     expect(find(l, 'overflow')).toHaveLength(0);
   });
 
   it('gives the glyph and then the padding up before the name in a very narrow strip', () => {
     const tabs = [tab('a', 'agent', 'error'), tab('b')];
-    expect(renderStripText(strip({ cols: 13, tabs, viewed: 'a' }))).toBe(' ✗ ag…  …  + ');
-    expect(renderStripText(strip({ cols: 10, tabs, viewed: 'a' }))).toBe(' a…  …  + ');
-    expect(renderStripText(strip({ cols: 7, tabs, viewed: 'a' }))).toBe(' a…  + ');
+    expect(renderStripText(strip({ cols: 13, tabs, viewed: 'a' }))).toBe('[✗ ag…] …  + ');
+    expect(renderStripText(strip({ cols: 10, tabs, viewed: 'a' }))).toBe('[a…] …  + ');
+    expect(renderStripText(strip({ cols: 7, tabs, viewed: 'a' }))).toBe('[a…] + ');
     expect(renderStripText(strip({ cols: 5, tabs, viewed: 'a' }))).toBe('a… + ');
     expect(renderStripText(strip({ cols: 4, tabs, viewed: 'a' }))).toBe('… + ');
     expect(chips(strip({ cols: 13, tabs, viewed: 'a' }))[0].glyphText).toBe('✗');
     // A dropped glyph is not coloured as one, even when the name starts with the same character.
-    expect(chips(strip({ cols: 10, tabs: [tab('a', '!!!!!', 'unresponsive'), tab('b')], viewed: 'a' }))[0]).toMatchObject({ text: ' !… ', glyphText: '' });
+    expect(chips(strip({ cols: 10, tabs: [tab('a', '!!!!!', 'unresponsive'), tab('b')], viewed: 'a' }))[0]).toMatchObject({ text: '[!…]', glyphText: '' });
   });
 
   it('never exceeds the width, down to a single column where only `+` remains', () => {
@@ -290,15 +290,15 @@ describe('drag to reorder', () => {
   it('draws `│` before the tab at the drop index, or after the last', () => {
     const tabs = agents(3);
     const text = (dropIndex: number) => renderStripText(strip({ cols: 40, tabs, viewed: 't0', drag: { tabId: 't0', dropIndex } })).trimEnd();
-    expect(text(0)).toBe('│ agent 0  agent 1  agent 2  +');
-    expect(text(1)).toBe(' agent 0 │ agent 1  agent 2  +');
-    expect(text(3)).toBe(' agent 0  agent 1  agent 2 │ +');
+    expect(text(0)).toBe('│[agent 0] agent 1  agent 2  +');
+    expect(text(1)).toBe('[agent 0]│ agent 1  agent 2  +');
+    expect(text(3)).toBe('[agent 0] agent 1  agent 2 │ +');
     expect(text(99)).toBe(text(3));
   });
 
   it('puts the marker before the first shown tab at or after the drop index when tabs are hidden', () => {
     const l = strip({ cols: 41, tabs: agents(10), viewed: 't5', drag: { tabId: 't5', dropIndex: 8 } });
-    expect(renderStripText(l).trimEnd()).toBe(' agent 4  agent 5  agent 6 │ …  +');
+    expect(renderStripText(l).trimEnd()).toBe(' agent 4 [agent 5] agent 6 │ …  +');
     expect(find(l, 'drop')[0].index).toBe(8);
   });
 
@@ -467,5 +467,38 @@ describe('strip snapshots', () => {
       ['drop at the end', base({ cols: 60, tabs, viewed: 't1', drag: drag(4) })],
       ['drop with overflow', base({ cols: 40, tabs: agents(12), viewed: 't6', drag: drag(7) })],
     ])).toMatchFileSnapshot('../../snapshots/strip/drag.txt');
+  });
+});
+
+describe('the viewed marker and chip numbers', () => {
+  it('marks the viewed chip with brackets at the width it has when not viewed, so switching never moves the strip', () => {
+    const tabs = [tab('a', 'agent', 'working'), tab('b', 'build', 'done'), tab('c', 'a long name for a tab')];
+    const layouts = ['a', 'b', 'c'].map((viewed) => strip({ tabs, viewed }));
+    const places = layouts.map((l) => chips(l).map((c) => [c.x, c.w]));
+    expect(places[1]).toEqual(places[0]);
+    expect(places[2]).toEqual(places[0]);
+    expect(chips(layouts[1]).map((c) => c.text)).toEqual([' ⠋ agent ', '[✓ build]', ' a long name for a… ']);
+    expect(chips(layouts[1])[1]).toMatchObject({ glyphText: '✓', glyphAt: 1 });
+  });
+
+  it('starts each chip with its 1-based position when numbers are on, glyph after the number', () => {
+    const tabs = [tab('a', 'bash'), tab('b', 'claude', 'done'), ...agents(9).slice(1).map((t, i) => ({ ...t, id: `x${i}` }))];
+    const l = strip({ cols: 200, tabs, viewed: 'a', numbers: true });
+    const texts = chips(l).map((c) => c.text);
+    expect(texts.slice(0, 2)).toEqual(['[1 bash]', ' 2 ✓ claude ']);
+    expect(texts[9]).toBe(' 10 agent 8 ');
+    expect(chips(l)[1]).toMatchObject({ glyphText: '✓', glyphAt: 3 });
+    expect(chips(strip({ tabs, viewed: 'a' }))[0].text).toBe('[bash]');
+  });
+
+  it('keeps the number before the glyph when a numbered chip is clipped', () => {
+    const tabs = [tab('a', 'agent', 'error'), tab('b')];
+    expect(renderStripText(strip({ cols: 15, tabs, viewed: 'a', numbers: true }))).toBe('[1 ✗ ag…] …  + ');
+    expect(renderStripText(strip({ cols: 12, tabs, viewed: 'a', numbers: true }))).toBe('[1 a…] …  + ');
+  });
+
+  it('says how to open a tab and how to leave when there is none', () => {
+    expect(renderStripText(strip({ cols: 60, tabs: [] })).trimEnd()).toBe(' +   no tabs · Alt+A or + opens one · Alt+E detaches');
+    expect(renderStripText(strip({ cols: 30, tabs: [], emptyHint: '  hint' })).trimEnd()).toBe(' +   hint');
   });
 });

@@ -29,9 +29,9 @@ const bg = (name: string) => BG[name];
 const fg = (name: string) => (name === 'magenta' ? '\x1b[35m' : '');
 const tab = (id: string, name = id, glyph: Glyph = 'none'): StripTab => ({ id, name, glyph });
 
-function frameOf(over: Partial<StripInput>): { frame: string; input: StripInput } {
+function frameOf(over: Partial<StripInput>, colour = true): { frame: string; input: StripInput } {
   const input: StripInput = { cols: 60, tabs: [], viewed: null, hovered: null, drag: null, rename: null, spinnerFrame: 0, ...over };
-  const { lastFrame } = render(<Strip layout={layoutStrip(input)} theme={theme} />);
+  const { lastFrame } = render(<Strip layout={layoutStrip(input)} theme={theme} colour={colour} />);
   return { frame: lastFrame() ?? '', input };
 }
 
@@ -63,7 +63,7 @@ describe('<Strip>', () => {
     expect(frame).toContain(`${bg(theme.other)}`);
     expect(frame).toContain(`${bg(theme.plus)}`);
     // The viewed chip's text is drawn on the viewed colour, the hovered one's on the hovered colour.
-    expect(frame.indexOf(bg(theme.viewed))).toBeLessThan(frame.indexOf(' a '));
+    expect(frame.indexOf(bg(theme.viewed))).toBeLessThan(frame.indexOf('[a]'));
     expect(frame.indexOf(bg(theme.hovered))).toBeLessThan(frame.indexOf(' b '));
     const hoveredPlus = frameOf({ tabs: [tab('a')], viewed: 'a', hovered: { kind: 'plus' } }).frame;
     expect(hoveredPlus).not.toContain(bg(theme.plus));
@@ -89,5 +89,17 @@ describe('<Strip>', () => {
   it('shows the hint in its colour when there are no tabs', () => {
     const { frame } = frameOf({ cols: 50 });
     expect(frame).toContain(`${fg(theme.hint)}  no tabs`);
+  });
+
+  it('draws no colour under NO_COLOR, and tells the viewed and hovered chips apart by attributes and brackets', () => {
+    const tabs = [tab('a', 'agent', 'error'), tab('b', 'build', 'needsInput'), tab('c')];
+    const { frame } = frameOf({ tabs, viewed: 'a', hovered: { kind: 'chip', tabId: 'b' } }, false);
+    // No SGR colour parameter at all: 30-49 (basic), 90-107 (bright), 38/48 (extended).
+    const colours = [...frame.matchAll(/\x1b\[([\d;]*)m/g)].flatMap((m) => m[1].split(';')).filter((p) => /^(3\d|4\d|9\d|10\d)$/.test(p));
+    expect(colours).toEqual([]);
+    expect(stripVTControlCharacters(frame)).toContain('[✗ agent]');
+    expect(frame).toContain('\x1b[1m'); // bold: the viewed chip
+    expect(frame).toContain('\x1b[4m'); // underline: the viewed chip
+    expect(frame).toContain('\x1b[7m'); // inverse: the hovered chip
   });
 });

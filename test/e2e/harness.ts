@@ -14,6 +14,7 @@ import { makeHome, type TestHome } from '../helpers/home.js';
 import { PtyDriver, a1Argv, type PtyDriverOptions } from '../helpers/pty.js';
 import { isAlive, killAllWithEnv, pidsWithEnv, statFields } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
+import { HINT_DISMISSED_FILE } from '../../src/app/attach/firstRunHint.js';
 
 export const PROMPT = 'a1$ ';
 /** The prompt as a screen row shows it: rows are read with trailing blanks trimmed. */
@@ -31,8 +32,15 @@ export interface E2E {
   teardown(): Promise<void>;
 }
 
-export function e2e(config: object = {}): E2E {
+export interface E2EOptions {
+  /** Show the first-run hint (the profile is new). Off by default: most tests are not about it,
+   *  and a line over the surface's top right would be in the way of what they read there. */
+  firstRunHint?: boolean;
+}
+
+export function e2e(config: object = {}, options: E2EOptions = {}): E2E {
   const home = makeHome({ config: { tabCommand: ['/bin/bash', '--norc', '--noprofile'], ...config } });
+  if (!options.firstRunHint) dismissFirstRunHint(home.dir);
   const env = { ...home.env, PS1: PROMPT, HISTFILE: '/dev/null' };
   const drivers: PtyDriver[] = [];
   return {
@@ -62,6 +70,14 @@ export function e2e(config: object = {}): E2E {
       home.cleanup();
     },
   };
+}
+
+/** Records the first-run hint as dismissed in `profile` under the A1_HOME `homeDir`, as its key does. */
+export function dismissFirstRunHint(homeDir: string, profile = 'default'): void {
+  const dir = path.join(homeDir, 'state', profile);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(path.join(homeDir, 'state'), 0o700);
+  fs.writeFileSync(path.join(dir, HINT_DISMISSED_FILE), 'dismissed by the test harness\n', { mode: 0o600 });
 }
 
 /** `a1 tabs --json` as SPEC §15 "Listing" documents it. */
@@ -225,23 +241,31 @@ const CHIP_GLYPH = /^[^\p{L}\p{N}] /u;
 /** Chips are ` [glyph ]name `, adjacent, so a name is a run of text with no two spaces in a row. */
 const CHIP_TEXT = /[^ ](?:[^ ]| (?! ))*/g;
 
+/** The strip's text with the viewed chip's brackets (`[name]`, its padding) read as the padding
+ *  they stand for, so that every chip reads ` [glyph ]name `. Tab names never hold brackets here. */
+function unbracketed(text: string): string {
+  return text.replace(/[[\]]/g, ' ');
+}
+
 /**
- * Reads the strip (screen row 1). The viewed chip is the one drawn bold: its colours come from
- * the theme, its weight does not, and other chips are never bold. Assumes narrow characters,
- * so that a string index is a column.
+ * Reads the strip (screen row 1). The viewed chip is the one in brackets (`[name]`, the marker
+ * that is not colour) or, clipped too narrow for them, the one drawn bold: its colours come
+ * from the theme, its weight does not, and other chips are never bold. Assumes narrow
+ * characters, so that a string index is a column.
  */
 export async function readStrip(a1: PtyDriver): Promise<StripView> {
   await a1.flush();
   const text = a1.line(0);
-  const plus = /(?:^| )\+(?: |$)/.exec(text);
-  const chips = plus === null ? '' : text.slice(0, plus.index + plus[0].indexOf('+'));
+  const plain = unbracketed(text);
+  const plus = /(?:^| )\+(?: |$)/.exec(plain);
+  const chips = plus === null ? '' : plain.slice(0, plus.index + plus[0].indexOf('+'));
   const names: string[] = [];
   let viewed: string | null = null;
   for (const m of chips.matchAll(CHIP_TEXT)) {
     const glyph = CHIP_GLYPH.exec(m[0]);
     const name = glyph === null ? m[0] : m[0].slice(glyph[0].length);
     names.push(name);
-    if (a1.cell(m.index + (glyph === null ? 0 : glyph[0].length), 0).bold) viewed = name;
+    if (text[m.index - 1] === '[' || a1.cell(m.index + (glyph === null ? 0 : glyph[0].length), 0).bold) viewed = name;
   }
   return { names, viewed, text };
 }
@@ -390,7 +414,7 @@ export interface StripPlaces {
 /** Reads where the strip's chips are (narrow characters assumed, as readStrip does). */
 export async function stripPlaces(a1: PtyDriver): Promise<StripPlaces> {
   await a1.flush();
-  const text = a1.line(0);
+  const text = unbracketed(a1.line(0));
   const plusMatch = /(?:^| )\+(?: |$)/.exec(text);
   const plus = plusMatch === null ? null : plusMatch.index + plusMatch[0].indexOf('+');
   const chips: StripPlaces['chips'] = [];

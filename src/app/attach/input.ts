@@ -21,6 +21,9 @@ export interface InputHost extends ClientOps {
   readonly stripMouse: StripMouse;
   readonly outer: OuterTerminal;
   readonly detachIntervalMs: number;
+  /** The first-run hint's key while the hint shows, else null. */
+  hintKey(): string | null;
+  dismissHint(): void;
 }
 
 export class ClientInput implements Disposable {
@@ -96,6 +99,7 @@ export class ClientInput implements Disposable {
       modes: this.host.painter.lastSurface?.modes ?? null,
       now: Date.now(),
       detachIntervalMs: this.host.detachIntervalMs,
+      hintKey: this.host.hintKey(),
     };
   }
 
@@ -136,6 +140,9 @@ export class ClientInput implements Disposable {
             break;
           case 'closeOverlays':
             this.host.overlays.closeAll();
+            break;
+          case 'dismissHint':
+            this.host.dismissHint();
             break;
           case 'detach':
             return this.host.detachClient();

@@ -1,7 +1,7 @@
 // The one writer of the outer screen's cells (SPEC §8): the viewed surface and the Ink layers
 // (strip, overlay, notices) composited, and painted at most once per short interval.
 import { Compositor } from '../compositor.js';
-import { ansiToCells } from '../ansiLayer.js';
+import { ansiToCells as inkCells } from '../ansiLayer.js';
 import { CellGrid } from '../cells.js';
 import { DEFAULT_COLOR, type SurfacePatch } from '../../surface/types.js';
 import type { InkLayer } from '../inkLayer.js';
@@ -37,6 +37,9 @@ export class Painter implements Disposable {
     private cols: number,
     private rows: number,
     private readonly ui: PainterUi,
+    /** False under NO_COLOR: a1's own layers (strip, overlay, notices) lose every colour, as a
+     *  net under the components' monochrome styles; the tab's surface keeps its own. */
+    private readonly colour = true,
   ) {
     this.compositor = new Compositor(cols, rows);
   }
@@ -80,6 +83,14 @@ export class Painter implements Disposable {
 
   private onInkFrame(frame: string): void {
     const { cols } = this;
+    const ansiToCells = (text: string, w: number, h: number): CellGrid => {
+      const grid = inkCells(text, w, h);
+      if (!this.colour) {
+        grid.fg.fill(DEFAULT_COLOR);
+        grid.bg.fill(DEFAULT_COLOR);
+      }
+      return grid;
+    };
     const lines = frame.split('\n');
     this.compositor.setLayer('strip', { x: 0, y: 0, w: cols, h: STRIP_ROWS }, ansiToCells(lines.slice(0, STRIP_ROWS).join('\n'), cols, STRIP_ROWS));
     let next = STRIP_ROWS;
@@ -151,13 +162,14 @@ async function importWithoutFetch<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Columns up to the last cell that shows something (text or a background). */
+/** Columns up to the last cell that shows something (text, a background or an attribute such
+ *  as inverse, which is how a notice shows without colour). */
 function usedWidth(grid: CellGrid): number {
   let w = 0;
   for (let y = 0; y < grid.rows; y++) {
     for (let x = grid.cols - 1; x >= w; x--) {
       const i = grid.index(x, y);
-      if (grid.bg[i] !== DEFAULT_COLOR || (grid.ch[i] !== ' ' && grid.ch[i] !== '')) {
+      if (grid.bg[i] !== DEFAULT_COLOR || grid.fl[i] !== 0 || (grid.ch[i] !== ' ' && grid.ch[i] !== '')) {
         w = x + 1;
         break;
       }

@@ -6,7 +6,7 @@ import { isChildOnly, isKeyInput, keyIdentity } from '../../input/kittyKeys.js';
 import type { ActionId } from '../../keymap/actions.js';
 import { chordStep, NO_CHORD, type ChordResult, type ChordState } from '../../keymap/chords.js';
 import { onCtrlC, type DetachState } from '../../keymap/detach.js';
-import type { Keymap } from '../../keymap/keys.js';
+import { eventKey, type Keymap } from '../../keymap/keys.js';
 import type { Modes } from '../../surface/types.js';
 import { STRIP_ROWS, WHEEL_LINES } from './geometry.js';
 
@@ -40,6 +40,8 @@ export interface RouteContext {
   readonly modes: Modes | null;
   readonly now: number;
   readonly detachIntervalMs: number;
+  /** The first-run hint's own key while the hint shows (attach/firstRunHint.ts); else absent. */
+  readonly hintKey?: string | null;
 }
 
 export type Route =
@@ -58,6 +60,8 @@ export type Route =
   | { to: 'closeOverlays' }
   | { to: 'action'; action: ActionId }
   | { to: 'enterCopy'; scroll: number; press?: { x: number; y: number } }
+  /** The first-run hint's key: the hint goes for good; the key reaches nothing else. */
+  | { to: 'dismissHint' }
   | { to: 'detach' };
 
 export interface RouteResult {
@@ -114,6 +118,10 @@ export function routeEvents(ctx: RouteContext, events: readonly InputEvent[]): R
       noteTaken(ev, null);
       routes.push({ to: 'send' }, { to: 'overlay', ev });
       return done(events.slice(i + 1));
+    }
+    if (ctx.hintKey && !copying && chord.pending.length === 0 && eventKey(ev) === ctx.hintKey) {
+      if (ctx.kitty && isKeyInput(ev)) taken.add(keyIdentity(ev));
+      return done(events.slice(i + 1), [{ to: 'send' }, { to: 'dismissHint' }]);
     }
     const step = chordStep(chord, ev, ctx.keymap);
     chord = step.state;

@@ -30,6 +30,8 @@ export interface StripInput {
   spinnerFrame: number;
   /** Shown after `+` when there are no tabs (the lead passes the effective key binding). */
   emptyHint?: string;
+  /** Each chip starts with its 1-based position (the `chipNumbers` config key), as Alt+1…Alt+0 count. */
+  numbers?: boolean;
 }
 
 export type ChipRole = 'viewed' | 'hovered' | 'other';
@@ -37,8 +39,10 @@ export type ChipRole = 'viewed' | 'hovered' | 'other';
 /** Every item's `text` is exactly `w` columns wide (string-width). */
 export type StripItem = { x: number; w: number; text: string } & (
   /** glyphText is '' when the chip has no glyph or was clipped too narrow to keep it; otherwise
-   *  the text is a space, the glyph, then the rest. */
-  | { kind: 'chip'; tabId: string; index: number; role: ChipRole; glyph: Glyph; glyphText: string }
+   *  it is at string index glyphAt of the text. The viewed chip's padding spaces are brackets,
+   *  `[name]`, so it is marked by more than colour (NO_COLOR, a screen read as text), at the
+   *  same width as when it is not viewed: switching never moves the strip. */
+  | { kind: 'chip'; tabId: string; index: number; role: ChipRole; glyph: Glyph; glyphText: string; glyphAt: number }
   | { kind: 'editor'; tabId: string; index: number }
   | { kind: 'overflow'; hiddenTabIds: string[]; hovered: boolean }
   | { kind: 'plus'; hovered: boolean }
@@ -64,25 +68,33 @@ const MIN_PINNED_COLUMNS = 4;
 const CONTROL = /\p{Cc}/gu;
 
 /**
- * ` [glyph ]name `, at most `max` columns. The name is clipped first; when even a character of
- * it would not fit, the glyph goes, then the padding, because the name is what identifies a tab.
+ * ` [number ][glyph ]name `, at most `max` columns. The name is clipped first; when even a
+ * character of it would not fit, the glyph goes, then the number, then the padding, because
+ * the name is what identifies a tab.
  */
-function chipText(glyph: string, name: string, max: number): { text: string; withGlyph: boolean } {
+function chipText(glyph: string, name: string, max: number, number: string): { text: string; withGlyph: boolean } {
   const enough = Math.min(2, textWidth(name));
-  const prefix = glyph ? ` ${glyph} ` : ' ';
+  const lead = number ? ` ${number} ` : ' ';
+  const prefix = glyph ? `${lead}${glyph} ` : lead;
   const room = max - textWidth(prefix) - 1;
   if (room >= enough) return { text: `${prefix}${clipToWidth(name, room)} `, withGlyph: glyph !== '' };
+  if (number && max - lead.length - 1 >= enough) return { text: `${lead}${clipToWidth(name, max - lead.length - 1)} `, withGlyph: false };
   if (max - 2 >= enough) return { text: ` ${clipToWidth(name, max - 2)} `, withGlyph: false };
   const bare = clipToWidth(name, max);
   // A name of no width (say, a lone joiner) still gets a column, so the chip stays clickable.
   return { text: textWidth(bare) > 0 || max <= 0 ? bare : ' ', withGlyph: false };
 }
 
+/** The viewed chip's padding drawn as brackets; a chip clipped past its padding keeps its text. */
+function bracketed(text: string): string {
+  return text.length >= 3 && text.startsWith(' ') && text.endsWith(' ') ? `[${text.slice(1, -1)}]` : text;
+}
+
 interface Slot {
   natural: number;
   /** The item's text within `limit` columns; cursorX only for the editor, glyph only for a chip
    *  that kept its glyph. */
-  make(limit: number): { text: string; cursorX: number | null; glyph: string };
+  make(limit: number): { text: string; cursorX: number | null; glyph: string; glyphAt: number };
 }
 
 interface Fill {
@@ -115,23 +127,25 @@ export function layoutStrip(input: StripInput): StripLayout {
   }
 
   const frame = input.spinnerFrame;
-  const slots: Slot[] = tabs.map((tab) => {
+  const slots: Slot[] = tabs.map((tab, index) => {
     if (rename && rename.tabId === tab.id) {
       return {
         natural: editorWidth(rename.text),
-        make: (limit) => ({ ...editorView(rename.text, rename.cursor, limit), glyph: '' }),
+        make: (limit) => ({ ...editorView(rename.text, rename.cursor, limit), glyph: '', glyphAt: 0 }),
       };
     }
     const glyph = glyphText(tab.glyph, frame);
     // Names are validated when committed; stripping controls here keeps any that slipped
     // through from driving the terminal.
     const name = tab.name.replace(CONTROL, '');
-    const natural = textWidth(chipText(glyph, name, CHIP_MAX_COLUMNS).text);
+    const number = input.numbers ? String(index + 1) : '';
+    const natural = textWidth(chipText(glyph, name, CHIP_MAX_COLUMNS, number).text);
     return {
       natural,
       make: (limit) => {
-        const chip = chipText(glyph, name, Math.min(limit, natural));
-        return { text: chip.text, cursorX: null, glyph: chip.withGlyph ? glyph : '' };
+        const chip = chipText(glyph, name, Math.min(limit, natural), number);
+        const glyphAt = chip.withGlyph ? (number ? number.length + 2 : 1) : 0;
+        return { text: chip.text, cursorX: null, glyph: chip.withGlyph ? glyph : '', glyphAt };
       },
     };
   });
@@ -173,8 +187,9 @@ export function layoutStrip(input: StripInput): StripLayout {
     }
     const role: ChipRole =
       i === viewedIndex ? 'viewed' : hovered?.kind === 'chip' && hovered.tabId === tab.id ? 'hovered' : 'other';
+    const text = role === 'viewed' ? bracketed(made.text) : made.text;
     push({
-      kind: 'chip', x, w, text: made.text, tabId: tab.id, index: i, role, glyph: tab.glyph, glyphText: made.glyph,
+      kind: 'chip', x, w, text, tabId: tab.id, index: i, role, glyph: tab.glyph, glyphText: made.glyph, glyphAt: made.glyphAt,
     });
   }
   if (!dropPlaced) drop();

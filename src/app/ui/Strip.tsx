@@ -9,6 +9,8 @@ import type { StripItem, StripLayout } from '../strip/layout.js';
 export interface StripProps {
   layout: StripLayout;
   theme: Theme;
+  /** False under NO_COLOR: attributes alone (bold, underline, inverse, dim) tell items apart. */
+  colour: boolean;
 }
 
 /** Glyph colours are fixed by SPEC §8 rather than themed: they carry meaning, not decoration. */
@@ -24,7 +26,27 @@ const GLYPH_STYLE: Readonly<Record<Glyph, TextProps>> = {
   stalled: { color: 'magenta' },
 };
 
-function itemStyle(item: StripItem, theme: Theme): TextProps {
+/** NO_COLOR (https://no-color.org): the same roles told apart by attributes only. */
+function monochromeStyle(item: StripItem): TextProps {
+  switch (item.kind) {
+    case 'chip':
+      if (item.role === 'viewed') return { bold: true, underline: true };
+      return item.role === 'hovered' ? { inverse: true } : {};
+    case 'editor':
+      return { inverse: true };
+    case 'overflow':
+      return item.hovered ? { inverse: true } : {};
+    case 'plus':
+      return item.hovered ? { inverse: true, bold: true } : { bold: true };
+    case 'drop':
+      return { bold: true };
+    case 'hint':
+      return { dimColor: true };
+  }
+}
+
+function itemStyle(item: StripItem, theme: Theme, colour: boolean): TextProps {
+  if (!colour) return monochromeStyle(item);
   switch (item.kind) {
     case 'chip':
       if (item.role === 'viewed') return { backgroundColor: theme.viewed, color: 'whiteBright', bold: true };
@@ -42,15 +64,17 @@ function itemStyle(item: StripItem, theme: Theme): TextProps {
   }
 }
 
-function ItemText({ item, theme }: { item: StripItem; theme: Theme }): React.ReactElement {
-  const style = itemStyle(item, theme);
+function ItemText({ item, theme, colour }: { item: StripItem; theme: Theme; colour: boolean }): React.ReactElement {
+  const style = itemStyle(item, theme, colour);
   if (item.kind === 'chip' && item.glyphText) {
-    // The layout guarantees the text starts with a space and then the glyph.
-    const rest = item.text.slice(1 + item.glyphText.length);
+    const before = item.text.slice(0, item.glyphAt);
+    const rest = item.text.slice(item.glyphAt + item.glyphText.length);
+    // Without colour a glyph is its own shape; dim ones stay dim.
+    const glyphStyle = colour ? GLYPH_STYLE[item.glyph] : { dimColor: GLYPH_STYLE[item.glyph].dimColor };
     return (
       <Text {...style}>
-        {' '}
-        <Text {...GLYPH_STYLE[item.glyph]}>{item.glyphText}</Text>
+        {before}
+        <Text {...glyphStyle}>{item.glyphText}</Text>
         {rest}
       </Text>
     );
@@ -58,12 +82,12 @@ function ItemText({ item, theme }: { item: StripItem; theme: Theme }): React.Rea
   return <Text {...style}>{item.text}</Text>;
 }
 
-export function Strip({ layout, theme }: StripProps): React.ReactElement {
+export function Strip({ layout, theme, colour }: StripProps): React.ReactElement {
   const parts: React.ReactElement[] = [];
   let x = 0;
   for (const [i, item] of layout.items.entries()) {
     if (item.x > x) parts.push(<Text key={`gap${i}`}>{' '.repeat(item.x - x)}</Text>);
-    parts.push(<ItemText key={i} item={item} theme={theme} />);
+    parts.push(<ItemText key={i} item={item} theme={theme} colour={colour} />);
     x = item.x + item.w;
   }
   if (layout.cols > x) parts.push(<Text key="pad">{' '.repeat(layout.cols - x)}</Text>);

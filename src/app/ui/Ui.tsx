@@ -16,6 +16,8 @@ export interface UiProps {
   cols: number;
   strip: StripLayout;
   theme: Theme;
+  /** False under NO_COLOR: the strip and notices use attributes only. */
+  colour: boolean;
   notices: string[];
   /** The open overlay, drawn right under the strip; the client places its rectangle. */
   overlay: Overlay | null;
@@ -37,13 +39,13 @@ function OverlayView({ overlay, cols, rows }: { overlay: Overlay; cols: number; 
   }
 }
 
-export function Ui({ cols, strip, theme, notices, overlay, surfaceRows }: UiProps): React.ReactElement {
+export function Ui({ cols, strip, theme, colour, notices, overlay, surfaceRows }: UiProps): React.ReactElement {
   return (
     <Box flexDirection="column" width={cols}>
-      <Strip layout={strip} theme={theme} />
+      <Strip layout={strip} theme={theme} colour={colour} />
       {overlay ? <OverlayView overlay={overlay} cols={cols} rows={surfaceRows} /> : null}
       {notices.map((n, i) => (
-        <Text key={i} backgroundColor={theme.notice} color="black">
+        <Text key={i} {...(colour ? { backgroundColor: theme.notice, color: 'black' } : { inverse: true })}>
           {` ${n} `}
         </Text>
       ))}

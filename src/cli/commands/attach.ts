@@ -2,6 +2,7 @@
 // `a1 attach TAB` attaches viewing that tab first (it needs the server that has it).
 import { ensureProfileDirs } from '../../paths.js';
 import { insideLiveTab } from '../nesting.js';
+import { unsuitableTerminal } from '../../app/outerTerminal.js';
 import { command } from './entry.js';
 import { config, setup, UserError, withRunningServer, type Common } from './shared.js';
 import { TARGET_HELP, targetTabs } from './targetArgs.js';
@@ -13,6 +14,9 @@ export interface OpenSession {
 }
 
 export async function attach(argv: Common, openSession?: OpenSession, viewTab?: string): Promise<number> {
+  // Before anything reaches the terminal, as tmux does ("open terminal failed").
+  const unsuitable = unsuitableTerminal(process.env);
+  if (unsuitable) throw new UserError(unsuitable);
   if (process.env.A1_TAB_ID && (await insideLiveTab(process.env))) {
     throw new UserError('a1 is already running in this tab; use "a1 new" to open another tab.');
   }
@@ -22,7 +26,12 @@ export async function attach(argv: Common, openSession?: OpenSession, viewTab?: 
   const { paths, profile } = setup(argv);
   ensureProfileDirs(paths);
   const cfg = config(paths, { interactive: true });
+  // Ink's colour support is detected from FORCE_COLOR: always on, so that attributes (bold,
+  // inverse, underline) are drawn; NO_COLOR is honoured by the UI itself (app/outerTerminal.ts
+  // uiColour), which then draws with attributes only.
   process.env.FORCE_COLOR = '3';
+  // Node warns on stderr (over the screen) when both are set; the UI reads NO_COLOR from `env`.
+  delete process.env.NO_COLOR;
   const { runClient } = await import('../../app/client.js');
   return runClient({ paths, profile, config: cfg.config, configProblem: cfg.problem, env, umask, openSession, viewTab });
 }

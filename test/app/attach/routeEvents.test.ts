@@ -167,6 +167,25 @@ const CASES: Case[] = [
     events: [mouse('press', 'left', 4, 6), mouse('release', 'left', 4, 6), mouse('move', 'left', 6, 6)],
     routes: [{ to: 'unhover' }, { to: 'unhover' }, { to: 'unhover' }],
   },
+  {
+    name: 'the first-run hint\'s key dismisses it while it shows and reaches nothing else',
+    ctx: { hintKey: 'f12' },
+    events: [ch('a'), { k: 'key', key: 'f12' }, ch('b')],
+    routes: [{ to: 'child', ev: ch('a') }, { to: 'send' }, { to: 'dismissHint' }],
+    rest: [ch('b')],
+  },
+  {
+    name: 'once the hint is gone its key is the tab\'s again',
+    ctx: { hintKey: null },
+    events: [{ k: 'key', key: 'f12' }],
+    routes: [{ to: 'child', ev: { k: 'key', key: 'f12' } }],
+  },
+  {
+    name: 'an open overlay still has the keys while the hint shows',
+    ctx: { hintKey: 'f12', overlayOpen: true },
+    events: [{ k: 'key', key: 'f12' }],
+    routes: [{ to: 'send' }, { to: 'overlay', ev: { k: 'key', key: 'f12' } }],
+  },
 ];
 
 describe('routeEvents', () => {

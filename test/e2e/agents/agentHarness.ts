@@ -68,7 +68,8 @@ const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 /** The glyph on the chip named `name`, as the screen shows it; null when there is no such chip. */
 export async function chipGlyph(a1: PtyDriver, name: string): Promise<ChipGlyph | null> {
   await a1.flush();
-  const strip = ` ${a1.line(0)} `;
+  // The viewed chip's brackets (`[name]`) stand for its padding.
+  const strip = ` ${a1.line(0).replace(/[[\]]/g, ' ')} `;
   const at = strip.indexOf(` ${name} `);
   if (at < 0) return null;
   // A chip is ` [glyph ]name `: a glyph sits right before the space before the name, after a space.
