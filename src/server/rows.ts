@@ -79,6 +79,7 @@ export function reportOf(state: HolderState): HolderReport {
     child: state.childPid && state.childInc ? { pid: state.childPid, inc: state.childInc, startTime: state.childStart } : null,
     exit: state.exit,
     glyph: state.glyph,
+    agent: state.agent !== null,
     ...(state.cols > 0 && state.rows > 0 ? { size: { cols: state.cols, rows: state.rows } } : {}),
   };
 }

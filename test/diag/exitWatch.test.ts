@@ -31,7 +31,7 @@ describe('watchExits', () => {
     ]);
   });
 
-  it('records a child exit only when a1 did not ask for it', () => {
+  it('records a child exit only when a1 did not ask for it and it was not a clean exit 0', () => {
     expect(
       run([
         ['child-started'],
@@ -51,10 +51,15 @@ describe('watchExits', () => {
       null,
       null,
       null,
-      'child-exit:{"exitCode":0,"signal":null}',
+      // Status 0 is a program that finished (issue 18, SPEC §15): never a crash record.
+      null,
       null,
       null,
     ]);
+  });
+
+  it('records an exit 0 that came with a signal: the child was killed', () => {
+    expect(run([['child-started'], ['child-exited', { code: 0, signal: 15 }]])).toEqual([null, 'child-exit:{"exitCode":0,"signal":15}']);
   });
 
   it('records a lost holder, and a timed-out one once', () => {

@@ -165,7 +165,8 @@ describe('close', () => {
     const busy = await t.run('new', '--name', 'busy', '--', '/bin/sh', '-c', 'sleep 1000; :');
     expect(busy.code, busy.stderr).toBe(0);
     const busyId = busy.stdout.trim();
-    const done = await t.run('new', '--name', 'done', '--', '/bin/sh', '-c', 'exit 0');
+    // An agent tab: a plain shell tab that exits 0 closes by itself (issue 18).
+    const done = await t.run('new', '--agent', 'generic', '--name', 'done', '--', '/bin/sh', '-c', 'exit 0');
     expect(done.code, done.stderr).toBe(0);
     const doneId = done.stdout.trim();
     await waitForStatus(t, busyId, 'running');

@@ -80,7 +80,8 @@ describe('lifecycle', () => {
 
   it('the server exits when idle: no client and no running tab', async () => {
     t = e2e({ serverIdleExitMinutes: 0.02 });
-    const made = await t.run('new', '--', '/bin/sh', '-c', 'exit 0');
+    // An agent tab stays, exited (a plain shell tab that exits 0 closes: issue 18).
+    const made = await t.run('new', '--agent', 'generic', '--', '/bin/sh', '-c', 'exit 0');
     expect(made.code).toBe(0);
     expect(made.stdout.trim()).toMatch(/^tab/);
     await waitFor(() => serverPids().length === 0, { what: 'the idle server exited', timeoutMs: 30_000 });

@@ -195,8 +195,11 @@ describe('child restart', () => {
     expect(fs.readFileSync(file, 'utf8').split('\n')).toContain('before-42');
   });
 
-  it('exit 0 leaves the tab exited with [r] restart and an owner-only recovery file; r starts it again', async () => {
+  it('exit 0 leaves an agent tab exited with [r] restart and an owner-only recovery file; r starts it again', async () => {
     t = e2e({ closeGraceMs: 300 });
+    // An agent tab: a plain shell tab that exits 0 closes instead (issue 18, test/e2e/shellExit.test.ts).
+    const made = await t.run('new', '--agent', 'generic', '--', '/bin/bash', '--norc', '--noprofile');
+    expect(made.code, made.stderr).toBe(0);
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
     const id = (await waitForListing(t, ['agent'])).tabs[0].id;

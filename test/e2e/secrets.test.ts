@@ -57,8 +57,9 @@ describe('planted secrets', () => {
     // To stderr, to the terminal, and as a typed line the shell runs (a "prompt").
     a1.write(`echo ${secret} >&2; printf '%s\\n' "${secret}" | rev | rev; echo done-$((2+3))\r`);
     await a1.waitForText('done-5');
-    // An exit nobody asked for: the holder writes a crash record (and a recovery file, which may hold it).
-    a1.write(`echo ${secret}; exit 0\r`);
+    // An exit nobody asked for: the holder writes a crash record (and a recovery file, which may hold
+    // it). Non-zero: an exit 0 is no crash (issue 18).
+    a1.write(`echo ${secret}; exit 1\r`);
     await waitFor(() => filesUnder(path.join(stateDir(t), 'recovery')).length > 0, { what: 'a recovery file after the exit' });
     await crashWith(t, (c) => c.reason === 'child-exit' && c.role.startsWith('holder-'), 'a child-exit crash record');
 

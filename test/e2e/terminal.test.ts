@@ -8,9 +8,17 @@ afterEach(async () => {
   await t?.teardown();
 });
 
+/** A bash in an agent tab, which stays exited after an exit 0 (a plain shell tab closes). */
+async function agentShellTab(): Promise<void> {
+  const made = await t.run('new', '--agent', 'generic', '--', '/bin/bash', '--norc', '--noprofile');
+  expect(made.code, made.stderr).toBe(0);
+}
+
 describe('the tab terminal', () => {
   it('keeps an exited child\'s last screen, read-only, with its exit status', async () => {
     t = e2e();
+    // An agent tab: a plain shell tab that exits 0 closes instead (issue 18).
+    await agentShellTab();
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
     // Status 0 is a clean exit: never restarted (a non-zero one is a crash, see lifecycle tests).
@@ -33,6 +41,7 @@ describe('the tab terminal', () => {
 
   it('drains the PTY before fixing an exited child\'s last screen', async () => {
     t = e2e();
+    await agentShellTab();
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
     a1.write("exec seq -f 'n%.0f' 1 300000\r");

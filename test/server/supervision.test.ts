@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   afterLinkLoss,
+  closesOnExit,
   heartbeatAction,
   kindAfterAgentReport,
   HOLDER_HEARTBEAT_MS,
@@ -76,5 +77,21 @@ describe("a tab's kind after its child reports an agent session", () => {
   it('knows an interactive shell from a program, and from sh -c CMD', () => {
     for (const argv of [['/bin/bash'], ['bash', '--norc', '--noprofile'], ['-zsh'], ['/usr/bin/fish', '-l'], ['sh']]) expect(isShellCommand(argv)).toBe(true);
     for (const argv of [['claude'], ['codex', '--no-daemon'], ['sh', '-c', 'claude'], ['/usr/bin/node', 'agent.mjs'], []]) expect(isShellCommand(argv)).toBe(false);
+  });
+});
+
+describe('what an exit does to the tab (issue 18, SPEC §15)', () => {
+  const shellExit = { kind: 'shell', agent: false, lifecycle: 'exited', exit: { code: 0, signal: null } };
+  it.each([
+    ['a plain shell tab whose program exited 0', shellExit, true],
+    ['node-pty reporting signal 0 for none', { ...shellExit, exit: { code: 0, signal: 0 } }, true],
+    ['a non-zero exit (kept, restarted or failed)', { ...shellExit, lifecycle: 'starting', exit: { code: 3, signal: null } }, false],
+    ['a non-zero exit that failed the tab', { ...shellExit, lifecycle: 'failed', exit: { code: 3, signal: null } }, false],
+    ['a child killed by a signal', { ...shellExit, exit: { code: 0, signal: 9 } }, false],
+    ['an agent kind from the config (stays exited)', { ...shellExit, kind: 'claude' }, false],
+    ['a shell tab something reported from over the bridge', { ...shellExit, agent: true }, false],
+    ['a running child', { ...shellExit, lifecycle: 'running', exit: null }, false],
+  ])('%s: closes %s', (_what, facts, closes) => {
+    expect(closesOnExit(facts)).toBe(closes);
   });
 });

@@ -779,3 +779,32 @@ describe('what the server shell relies on', () => {
     expect(replies(drive(s, req('c1', 4, { op: 'sleep', tabId: claude })).effects)).toEqual([{ ok: true, asleep: true }]);
   });
 });
+
+describe('exits (issue 18)', () => {
+  const exited = (code: number, over: Partial<HolderReport> = {}): HolderReport => ({ ...report('exited'), exit: { code, signal: null }, ...over });
+
+  it('a plain shell tab whose program exited 0 closes: retired, its clients told, its holder ended', () => {
+    const { s, tabId } = withRunningTab();
+    const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: exited(0) });
+    expect(r.commits).toEqual([{ t: 'retireTab', id: tabId, reason: 'closed' }]);
+    expect(r.state.tabs[tabId]).toBeUndefined();
+    expect(r.effects).toContainEqual({ t: 'notifyClients', rev: s.rev + 1, change: 'tabRemoved', tabId });
+    expect(r.effects).toContainEqual({ t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' });
+    expect(r.effects.filter((f) => f.t === 'putResumeRecord')).toEqual([]);
+  });
+
+  it('a non-zero exit, an agent tab and a shell an agent reported from stay', () => {
+    for (const rep of [exited(3), exited(0, { agent: true }), exited(0, { sessionId: 'sess9' })]) {
+      const { s, tabId } = withRunningTab();
+      const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: rep });
+      expect(r.state.tabs[tabId]).toBeDefined();
+      expect(r.commits.some((m) => m.t === 'retireTab')).toBe(false);
+    }
+    let s = served();
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'c', sessionId: null, spec: { ...DEFAULT_TAB_SPEC, kind: 'claude' } }));
+    const tabId = (replies(created.effects)[0] as { tabId: string }).tabId;
+    s = bindHolder(created.state, tabId, spawns(created.effects)[0].inc, 60);
+    const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: exited(0) });
+    expect(r.state.tabs[tabId]).toMatchObject({ lifecycle: 'exited' });
+  });
+});

@@ -24,7 +24,7 @@ export { freshTab } from './commits.js';
 export { ownedHolders } from './reconcile.js';
 export { controlHandover, controlOnRequest, nextControllerRev } from './controller.js';
 export type * from './types.js';
-export { afterLinkLoss, heartbeatAction, HOLDER_HEARTBEAT_MS, HOLDER_MISSED_BEATS, kindAfterAgentReport, reportChangesRow, startAction } from './supervision.js';
+export { afterLinkLoss, closesOnExit, heartbeatAction, HOLDER_HEARTBEAT_MS, HOLDER_MISSED_BEATS, kindAfterAgentReport, reportChangesRow, startAction } from './supervision.js';
 export { restartAction, sleepAction, wakes } from './tabActions.js';
 export { createAction, isStaleRevision, reorderPlan, type ReorderPlan } from './topology.js';
 export { VIEW_WAIT_MS } from './controller.js';

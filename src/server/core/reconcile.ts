@@ -8,7 +8,8 @@ import { settleController } from './controller.js';
 import { syncReported } from './holders.js';
 import type { CoreState, CoreTab, Effect } from './types.js';
 import { patchTab } from './mutations.js';
-import { startAction } from './supervision.js';
+import { closesOnExit, startAction } from './supervision.js';
+import { closeTab } from './topology.js';
 import { incarnationId } from './ids.js';
 
 function wantsStart(tab: CoreTab): boolean {
@@ -44,6 +45,11 @@ function retireExpired(s: CoreState, fx: Effect[]): CoreState {
   return s;
 }
 
+function exitFacts(tab: CoreTab) {
+  const r = tab.reported!;
+  return { kind: tab.spec.kind, agent: !!r.agent || tab.sessionId !== null || r.sessionId !== null, lifecycle: r.lifecycle, exit: r.exit };
+}
+
 export function reconcile(s: CoreState, fx: Effect[]): CoreState {
   if (Object.keys(s.pending).length > 0) return s;
   s = retireExpired(s, fx);
@@ -64,6 +70,9 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
       // A recorded holder nobody verified (its last verification could not be committed).
       fx.push({ t: 'verifyHolder', epoch: s.epoch, tabId: id, ref: tab.holder });
       s = { ...s, tabs: patchTab(s.tabs, id, { verifying: true }) };
+    } else if (tab.bound && tab.reported && closesOnExit(exitFacts(tab))) {
+      // Its shell exited 0: the tab goes as if closed (SPEC §15). Nothing more happens to it here.
+      s = closeTab(s, fx, id, [], []);
     } else {
       s = settleController(s, fx, tab);
       s = syncReported(s, fx, s.tabs[id]);

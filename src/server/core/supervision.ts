@@ -75,3 +75,20 @@ export interface RowReport {
 export function reportChangesRow(row: RowReport, report: RowReport): boolean {
   return row.lifecycle !== report.lifecycle || row.childPid !== report.childPid || row.childInc !== report.childInc;
 }
+
+export interface ExitFacts {
+  /** `shell`, or an agent kind. */
+  kind: string;
+  /** Something in the tab reported over the bridge, or the tab holds an agent session. */
+  agent: boolean;
+  /** The child's lifecycle and exit as the bound holder last reported them. */
+  lifecycle: string;
+  exit: { code: number | null; signal: number | null } | null;
+}
+
+/** A plain shell tab (no agent kind, nothing reported over the bridge) whose program exited with
+ * status 0 closes, as in tmux and zellij (SPEC §15); any other exit keeps the tab: an agent tab
+ * stays `exited` (read-only, `[r]` restart), and a crash is restarted or fails the tab. */
+export function closesOnExit(f: ExitFacts): boolean {
+  return f.kind === 'shell' && !f.agent && f.lifecycle === 'exited' && f.exit?.code === 0 && !f.exit.signal;
+}

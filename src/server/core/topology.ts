@@ -7,6 +7,17 @@ import { orderedIds } from './mutations.js';
 import { tabId } from './ids.js';
 import { DEFAULT_TAB_SPEC, type CoreState, type Effect, type Reply, type Request } from './types.js';
 
+/** Closes a tab (a user's close, or a shell that exited 0): the bound holder is ended after the
+ * commit; a spawn still in flight is killed when it completes, since its tab is gone by then. */
+export function closeTab(s: CoreState, fx: Effect[], id: string, onOk: Effect[], onFail: Effect[]): CoreState {
+  const { holder } = s.tabs[id];
+  const kill: Effect[] = holder?.pid && holder.startTime ? [{ t: 'kill', epoch: s.epoch, tabId: id, pid: holder.pid, startTime: holder.startTime }] : [];
+  return commit(s, fx, { t: 'retireTab', id, reason: 'closed' }, {
+    onOk: [...onOk, { t: 'notifyClients', rev: s.rev + 1, change: 'tabRemoved', tabId: id }, ...kill],
+    onFail,
+  });
+}
+
 type TopologyRequest = Extract<Request, { op: 'create' | 'close' | 'rename' | 'reorder' }>;
 
 /** A mutation sent against an older revision than the current one is refused whole (SPEC §6);
@@ -77,14 +88,7 @@ export function handleTopology(s: CoreState, fx: Effect[], clientId: string, req
         fx.push(reply({ ok: true, closed: false }));
         return s;
       }
-      // The bound holder is ended after the commit; a spawn still in flight is killed when it
-      // completes, since its tab is gone by then.
-      const { holder } = tab;
-      const kill: Effect[] = holder?.pid && holder.startTime ? [{ t: 'kill', epoch: s.epoch, tabId: tab.id, pid: holder.pid, startTime: holder.startTime }] : [];
-      return commit(s, fx, { t: 'retireTab', id: tab.id, reason: 'closed' }, {
-        onOk: [reply({ ok: true, closed: true, rev: next }), { t: 'notifyClients', rev: next, change: 'tabRemoved', tabId: tab.id }, ...kill],
-        onFail: writeFailed,
-      });
+      return closeTab(s, fx, tab.id, [reply({ ok: true, closed: true, rev: next })], writeFailed);
     }
     case 'rename': {
       if (!s.tabs[req.tabId]) {

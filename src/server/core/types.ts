@@ -196,6 +196,9 @@ export interface HolderReport {
   glyph: string | null;
   /** Its terminal's size: the latest its controller applied. */
   size?: TerminalSize;
+  /** Something in the tab reported over the bridge: it is an agent tab (SPEC §15), even when its
+   * kind stays a shell's. */
+  agent?: boolean;
 }
 
 /** What the holder says about itself when verified (adoption or reconnection). */

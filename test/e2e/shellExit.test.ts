@@ -1,0 +1,88 @@
+// Exit as people expect (issue 18, SPEC §15 "Exit, crash, restart"): a plain shell tab whose shell
+// exits 0 closes, as in tmux and zellij, and the last one leaves the strip with `+` and a hint;
+// exit 0 never writes a crash record; a non-zero exit keeps the tab (restarted, as a crash) and is
+// recorded; an agent tab that exits 0 stays exited.
+import { describe, it, expect, afterEach } from 'vitest';
+import { e2e, listing, PROMPT_SEEN, waitForListing, waitForStrip, type E2E } from './harness.js';
+import { listedTab, waitForStatus } from './lifecycleHarness.js';
+import { waitFor } from '../helpers/wait.js';
+
+let t: E2E;
+afterEach(async () => {
+  await t?.teardown();
+});
+
+interface HostStatus {
+  crashes: { reason: string; detail: Record<string, unknown> }[];
+}
+
+async function hostStatus(): Promise<HostStatus> {
+  const r = await t.run('tabs', 'host', 'status', '--json');
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as HostStatus;
+}
+
+const childExits = async () => (await hostStatus()).crashes.filter((c) => c.reason === 'child-exit');
+
+describe('a shell tab whose shell exits', () => {
+  it('`exit` closes it and writes no crash record; the last tab leaves `+` and a hint', async () => {
+    t = e2e({ closeGraceMs: 300 });
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const [first] = (await waitForListing(t, ['agent'])).tabs;
+    const made = await t.run('new', '--name', 'second');
+    expect(made.code, made.stderr).toBe(0);
+    await waitForStrip(a1, ['agent', 'second'], 'agent');
+
+    a1.write('exit\r');
+    // The tab goes as if closed: gone from every listing and from the strip.
+    await waitForStrip(a1, ['second']);
+    expect((await listing(t)).tabs.map((x) => x.name)).toEqual(['second']);
+    expect((await listing(t)).tabs.map((x) => x.id)).not.toContain(first.id);
+
+    // The last one: the client stays, with an empty strip, `+` and the hint.
+    await a1.waitForText(PROMPT_SEEN);
+    a1.write('exit 0\r');
+    await waitForStrip(a1, []);
+    await a1.waitForText('no tabs');
+    expect(a1.line(0)).toMatch(/^ ?\+ +no tabs/);
+    expect((await listing(t)).tabs).toEqual([]);
+    expect(await childExits()).toEqual([]);
+    // No resume record or history entry: a shell has no session to keep.
+    const sessions = await t.run('sessions', '--json');
+    expect(sessions.code, sessions.stderr).toBe(0);
+    expect(JSON.parse(sessions.stdout).sessions ?? []).toEqual([]);
+  });
+
+  it('`exit 3` keeps the tab (a crash: restarted) and is recorded as one', async () => {
+    t = e2e();
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const [tab] = (await waitForListing(t, ['agent'])).tabs;
+    const firstChild = tab.childPid;
+    a1.write('exit 3\r');
+    const crashes = await waitFor(async () => {
+      const found = await childExits();
+      return found.length > 0 ? found : null;
+    }, { what: 'the crash record of exit 3' });
+    expect(crashes.map((c) => c.detail.exitCode)).toEqual([3]);
+    // Still there, with a new shell.
+    await waitFor(async () => {
+      const now = listedTab(await listing(t), tab.id);
+      return now.status === 'running' && now.childPid !== firstChild;
+    }, { what: 'the shell started again' });
+    await waitForStrip(a1, ['agent'], 'agent');
+  });
+
+  it('an agent tab that exits 0 stays exited, read-only, and writes no crash record', async () => {
+    t = e2e();
+    const made = await t.run('new', '--agent', 'generic', '--name', 'ended', '--', '/bin/sh', '-c', 'echo ended-$((6*7)); exit 0');
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.stdout.trim();
+    await waitForStatus(t, id, 'exited');
+    const a1 = t.attach();
+    await a1.waitForText('exited with status 0');
+    expect(listedTab(await listing(t), id).name).toBe('ended');
+    expect(await childExits()).toEqual([]);
+  });
+});
