@@ -39,7 +39,7 @@ async function createTab(argv: NewArgs): Promise<number> {
 export const newCommand = command<NewArgs>({
   path: ['new'],
   usage: 'a1 new [--name N] [--cwd D] [--agent KIND] [-- CMD ARGS...]',
-  summary: 'create a tab without attaching and print its id; after -- it runs CMD ARGS',
+  summary: 'create a tab without attaching and print its id; after -- it runs CMD ARGS (one argument with spaces runs through $SHELL -c)',
   options: {
     name: { type: 'string', describe: 'Tab name' },
     cwd: { type: 'string', describe: 'Working directory (default: the current one)' },
@@ -48,6 +48,7 @@ export const newCommand = command<NewArgs>({
   examples: [
     ['a1 new --name tests -- npm test', 'a tab named tests that runs npm test'],
     ['a1 new --agent claude -- claude', 'a Claude Code tab whose session a1 can resume'],
+    ["a1 new -- 'npm test && npm run lint'", 'a tab running a shell command line, as tmux runs it'],
   ],
   run: createTab,
 });

@@ -4,6 +4,7 @@
 import { validateTabName } from '../../tabName.js';
 import { SHELL_KIND } from '../../lifecycle/agents.js';
 import { defaultTabName } from '../naming.js';
+import { findProgram, shellWrapped } from '../startCommand.js';
 import { sanitizeChildEnv } from '../childEnv.js';
 import { orderedIds, sessionHolder, type Request } from '../core/index.js';
 import type { RequestOp } from '../../protocol/requests.js';
@@ -23,7 +24,16 @@ function createRequest<K extends RequestOp>(ctx: RequestContext, a: WireArgs<'cr
     if (!ctx.config.agents[a.agent]) return { error: { code: 'unknown-agent', message: `"${a.agent}" is not an agent kind in the config.` } };
     kind = a.agent;
   }
-  const command = Array.isArray(a.command) && a.command.length > 0 ? (a.command as unknown[]).map(String) : null;
+  const clientEnv = a.env && typeof a.env === 'object' ? (a.env as NodeJS.ProcessEnv) : undefined;
+  const cwd = typeof a.cwd === 'string' ? a.cwd : process.cwd();
+  const given = Array.isArray(a.command) && a.command.length > 0 ? (a.command as unknown[]).map(String) : null;
+  // One argument with shell syntax runs through the user's shell, as tmux does (issue 18).
+  const command = given && shellWrapped(given, clientEnv?.SHELL ?? process.env.SHELL);
+  if (command) {
+    // A program that cannot start leaves no tab behind: the creator hears why instead.
+    const found = findProgram(command[0], { PATH: clientEnv ? clientEnv.PATH : process.env.PATH, cwd });
+    if (!found.ok) return { error: { code: 'cannot-start', message: found.message } };
+  }
   let userName = '';
   if (typeof a.name === 'string' && a.name.length > 0) {
     const verdict = validateTabName(a.name);
@@ -32,13 +42,13 @@ function createRequest<K extends RequestOp>(ctx: RequestContext, a: WireArgs<'cr
   }
   const tabs = ctx.state().tabs;
   const name = userName || session?.name || defaultTabName(orderedIds(tabs).map((id) => tabs[id].name));
-  const env = a.env && typeof a.env === 'object' ? sanitizeChildEnv(a.env as NodeJS.ProcessEnv) : undefined;
+  const env = clientEnv ? sanitizeChildEnv(clientEnv) : undefined;
   const req: Request = {
     op: 'create',
     name,
     sessionId: session?.sessionId ?? null,
     expectedRev: expectedRev(a),
-    spec: { kind, cwd: typeof a.cwd === 'string' ? a.cwd : process.cwd(), command, nameSource: userName ? 'user' : 'default' },
+    spec: { kind, cwd, command, nameSource: userName ? 'user' : 'default' },
     start: {
       env,
       umask: typeof a.umask === 'number' ? a.umask : undefined,
