@@ -250,6 +250,7 @@ export const CONFIG_KEYS = {
   closeGraceMs: integer(2_000, 0, 60_000, 'How long a closing or sleeping tab\'s processes get between the hang-up signal and SIGKILL.'),
   allowClipboardWrite: boolean(true, 'Whether programs in tabs may set the clipboard (OSC 52).'),
   chipNumbers: boolean(false, 'Whether each chip starts with its position (1 bash, 2 claude), the number Alt+1…Alt+0 view.'),
+  tabsAutoName: boolean(true, 'Tabs nobody named take a short name from their program\'s title or command (false: agent, agent 2, …).'),
   theme,
 };
 

@@ -245,6 +245,8 @@ describe('CONFIG_KEYS', () => {
         'escapeTimeoutMs',
         // Issue 18: chip numbers as an option.
         'chipNumbers',
+        // Issue 18: the seed's tabsAutoName (tabs named from their program's title or command).
+        'tabsAutoName',
       ].sort(),
     );
   });

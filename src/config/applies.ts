@@ -32,6 +32,7 @@ export const CONFIG_APPLIES: Partial<Record<ConfigKey, Applies>> = {
   closeGraceMs: 'reload',
   allowClipboardWrite: 'attach',
   chipNumbers: 'attach',
+  tabsAutoName: 'reload',
   theme: 'attach',
 };
 

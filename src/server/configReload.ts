@@ -19,6 +19,7 @@ export function coreLimits(c: Config): CoreLimits {
     agentKinds: Object.keys(c.agents),
     tabCommandIsShell: isShellCommand(c.tabCommand),
     resumableKinds: Object.keys(c.agents).filter((k) => c.agents[k].resume),
+    autoName: c.tabsAutoName,
   };
 }
 

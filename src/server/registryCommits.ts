@@ -48,6 +48,10 @@ export class RegistryCommits {
         case 'rename':
           rev = reg.updateTab(m.id, { name: m.name, nameSource: 'user' }, { topology: true });
           break;
+        case 'autoName':
+          // Not a topology change (SPEC §15 counts a user's rename); never over a user's name.
+          if (this.d.state().tabs[m.id]?.spec.nameSource !== 'user') reg.updateTab(m.id, { name: m.name, nameSource: 'auto' }, { topology: false });
+          break;
         case 'reorder':
           rev = reg.reorderTabs(m.order);
           break;

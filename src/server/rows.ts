@@ -79,6 +79,8 @@ export function reportOf(state: HolderState): HolderReport {
     child: state.childPid && state.childInc ? { pid: state.childPid, inc: state.childInc, startTime: state.childStart } : null,
     exit: state.exit,
     glyph: state.glyph,
+    title: state.title,
+    agentName: state.agent?.name ?? null,
     agent: state.agent !== null,
     ...(state.cols > 0 && state.rows > 0 ? { size: { cols: state.cols, rows: state.rows } } : {}),
   };

@@ -39,7 +39,8 @@ export interface E2EOptions {
 }
 
 export function e2e(config: object = {}, options: E2EOptions = {}): E2E {
-  const home = makeHome({ config: { tabCommand: ['/bin/bash', '--norc', '--noprofile'], ...config } });
+  // tabsAutoName off: the tests name tabs `agent`, `agent 2`, … (test/e2e/naming.test.ts turns it on).
+  const home = makeHome({ config: { tabCommand: ['/bin/bash', '--norc', '--noprofile'], tabsAutoName: false, ...config } });
   if (!options.firstRunHint) dismissFirstRunHint(home.dir);
   const env = { ...home.env, PS1: PROMPT, HISTFILE: '/dev/null' };
   const drivers: PtyDriver[] = [];

@@ -48,8 +48,8 @@ describe('registry rows and core tabs', () => {
   });
 
   it("a holder's state reports its child only with both pid and incarnation", () => {
-    const st = { lifecycle: 'running', childPid: 7, childStart: '9', childInc: 'c', exit: null, glyph: '', agent: { kind: 'claude', sessionId: 's', state: null, name: null, seq: 1 } } as unknown as HolderState;
-    expect(reportOf(st)).toEqual({ lifecycle: 'running', sessionId: 's', agentKind: 'claude', child: { pid: 7, inc: 'c', startTime: '9' }, exit: null, glyph: '', agent: true });
+    const st = { lifecycle: 'running', childPid: 7, childStart: '9', childInc: 'c', exit: null, glyph: '', title: '✳ Fix', agent: { kind: 'claude', sessionId: 's', state: null, name: 'fix-it', seq: 1 } } as unknown as HolderState;
+    expect(reportOf(st)).toEqual({ lifecycle: 'running', sessionId: 's', agentKind: 'claude', child: { pid: 7, inc: 'c', startTime: '9' }, exit: null, glyph: '', title: '✳ Fix', agentName: 'fix-it', agent: true });
     expect(reportOf({ ...st, childInc: null, agent: null }).child).toBeNull();
   });
 

@@ -780,7 +780,7 @@ describe('what the server shell relies on', () => {
   });
 });
 
-describe('exits (issue 18)', () => {
+describe('exits and automatic names (issue 18)', () => {
   const exited = (code: number, over: Partial<HolderReport> = {}): HolderReport => ({ ...report('exited'), exit: { code, signal: null }, ...over });
 
   it('a plain shell tab whose program exited 0 closes: retired, its clients told, its holder ended', () => {
@@ -806,5 +806,37 @@ describe('exits (issue 18)', () => {
     s = bindHolder(created.state, tabId, spawns(created.effects)[0].inc, 60);
     const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: exited(0) });
     expect(r.state.tabs[tabId]).toMatchObject({ lifecycle: 'exited' });
+  });
+
+  function autoNamed(title: string, nameSource: 'auto' | 'user' = 'auto') {
+    const b = boot('s1', 0, { epoch: 4, rev: 0, tabs: {} }, { tabsMax: 10, maxConcurrentStarts: 4, idleSuspendMs: 0, serverIdleExitMs: Number.POSITIVE_INFINITY, agentKinds: [], autoName: true });
+    let s = drive(b.state, { t: 'committed', id: 1, result: 'ok' }).state;
+    s = drive(s, { t: 'clientAttached', clientId: 'c1' }).state;
+    const created = drive(s, req('c1', 1, { op: 'create', name: 'bash', sessionId: null, spec: { ...DEFAULT_TAB_SPEC, nameSource } }));
+    const tabId = (replies(created.effects)[0] as { tabId: string }).tabId;
+    s = bindHolder(created.state, tabId, spawns(created.effects)[0].inc, 70);
+    const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: { ...report('running'), title } });
+    return { ...r, tabId };
+  }
+
+  it("a title names a tab nobody named, without a topology revision; a user's name stays", () => {
+    const r = autoNamed('✳ Fix the bug');
+    expect(r.commits).toEqual([{ t: 'autoName', id: r.tabId, name: 'fix-the-bug' }]);
+    expect(r.state.tabs[r.tabId]).toMatchObject({ name: 'fix-the-bug', spec: { nameSource: 'auto' } });
+    expect(r.state.rev).toBe(1);
+    const mine = autoNamed('✳ Fix the bug', 'user');
+    expect(mine.commits).toEqual([]);
+    expect(mine.state.tabs[mine.tabId].name).toBe('bash');
+  });
+
+  it('a title that names nothing keeps the name; a new one waits for the interval, then wins', () => {
+    let { state: s, tabId } = autoNamed('✳ Fix the bug');
+    const inc = s.tabs[tabId].holder!.inc;
+    s = drive(s, { t: 'holderState', tabId, inc, report: { ...report('running'), title: '⠂' } }).state;
+    expect(s.tabs[tabId].name).toBe('fix-the-bug');
+    s = drive(s, { t: 'holderState', tabId, inc, report: { ...report('running'), title: 'Write tests' } }).state;
+    expect(s.tabs[tabId].name).toBe('fix-the-bug');
+    s = drive(s, { t: 'tick', now: 60_000 }).state;
+    expect(s.tabs[tabId]).toMatchObject({ name: 'write-tests', autoNamedAt: 60_000 });
   });
 });

@@ -6,7 +6,7 @@ import { applyMutation, isTopology, patchTab } from './mutations.js';
 import type { CommitResult, CoreState, CoreTab, DurableTab, Effect, Mutation, Pending } from './types.js';
 
 export function freshTab(d: DurableTab): CoreTab {
-  return { ...d, starting: null, bound: false, verifying: false, startOptions: null, unverified: null, unanswered: 0, quietSince: null, losses: [], controller: { clientId: null, rev: d.controllerRev }, transfer: null, reported: null, size: null };
+  return { ...d, starting: null, bound: false, verifying: false, startOptions: null, unverified: null, unanswered: 0, quietSince: null, losses: [], controller: { clientId: null, rev: d.controllerRev }, transfer: null, reported: null, size: null, autoNamedAt: null };
 }
 
 /** Asks for `mutation` to be committed; `after` says what follows its outcome. */

@@ -22,6 +22,10 @@ export function applyMutation<T extends DurableTab>(tabs: Record<string, T>, m: 
     case 'rename':
       // A name the user gave is kept as theirs: no default name replaces it.
       return tabs[m.id] ? patchTab(tabs, m.id, { name: m.name, spec: { ...tabs[m.id].spec, nameSource: 'user' } } as Partial<T>) : tabs;
+    case 'autoName':
+      // Never over a name the user gave, whatever decided it.
+      if (!tabs[m.id] || tabs[m.id].spec.nameSource === 'user') return tabs;
+      return patchTab(tabs, m.id, { name: m.name, spec: { ...tabs[m.id].spec, nameSource: 'auto' } } as Partial<T>);
     case 'reorder': {
       const out = { ...tabs };
       m.order.forEach((id, ord) => {

@@ -10,6 +10,7 @@ import type { CoreState, CoreTab, Effect } from './types.js';
 import { patchTab } from './mutations.js';
 import { closesOnExit, startAction } from './supervision.js';
 import { closeTab } from './topology.js';
+import { autoName } from './autoName.js';
 import { incarnationId } from './ids.js';
 
 function wantsStart(tab: CoreTab): boolean {
@@ -76,6 +77,7 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
     } else {
       s = settleController(s, fx, tab);
       s = syncReported(s, fx, s.tabs[id]);
+      s = autoName(s, fx, s.tabs[id]);
     }
   }
   return s;

@@ -83,6 +83,8 @@ export interface CoreLimits {
   /** The config's tabCommand is an interactive shell (unset: it is, as $SHELL is): an agent
    * reporting from a tab that runs it is the shell's guest, and the tab stays a shell. */
   tabCommandIsShell?: boolean;
+  /** tabsAutoName: tabs nobody named take their name from their program's title. */
+  autoName?: boolean;
   /** The kinds whose sessions can resume (a resume command in the config): only their tabs may
    * sleep. Unset: every tab with a session can. */
   resumableKinds?: readonly string[];
@@ -126,6 +128,8 @@ export interface CoreTab extends DurableTab {
   /** The size its holder last reported, kept when the holder is lost: a replacement starts at
    * the controller's size, not at 120×40 (SPEC §7: resize is desired state). */
   size: TerminalSize | null;
+  /** When this server last named the tab automatically: titles rename it at most so often. */
+  autoNamedAt: number | null;
 }
 
 export interface WaitingView {
@@ -145,6 +149,9 @@ export type Mutation =
   /** `closed` by a user; `expired`: its session could no longer resume, kept in history. */
   | { t: 'retireTab'; id: string; reason: 'closed' | 'expired' }
   | { t: 'rename'; id: string; name: string }
+  /** A name made from what runs in the tab (issue 18): never over a name the user gave, and not a
+   * topology change, so a title never makes a user's reorder or rename conflict. */
+  | { t: 'autoName'; id: string; name: string }
   | { t: 'reorder'; order: string[] }
   | { t: 'update'; id: string; patch: TabPatch };
 
@@ -196,6 +203,10 @@ export interface HolderReport {
   glyph: string | null;
   /** Its terminal's size: the latest its controller applied. */
   size?: TerminalSize;
+  /** The child's window title (OSC 0/2), and the name its agent reported over the bridge: what
+   * an automatic name is made from. */
+  title?: string;
+  agentName?: string | null;
   /** Something in the tab reported over the bridge: it is an agent tab (SPEC §15), even when its
    * kind stays a shell's. */
   agent?: boolean;

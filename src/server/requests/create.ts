@@ -2,8 +2,8 @@
 // tab, or a new one) and `openSession` (`a1 --session`: the live tab holding it, or a new tab
 // resuming it). One file: all three end in the same create request.
 import { validateTabName } from '../../tabName.js';
-import { SHELL_KIND } from '../../lifecycle/agents.js';
-import { defaultTabName } from '../naming.js';
+import { SHELL_KIND, startArgv } from '../../lifecycle/agents.js';
+import { newTabName } from '../naming.js';
 import { findProgram, shellWrapped } from '../startCommand.js';
 import { sanitizeChildEnv } from '../childEnv.js';
 import { orderedIds, sessionHolder, type Request } from '../core/index.js';
@@ -41,14 +41,20 @@ function createRequest<K extends RequestOp>(ctx: RequestContext, a: WireArgs<'cr
     userName = verdict.name;
   }
   const tabs = ctx.state().tabs;
-  const name = userName || session?.name || defaultTabName(orderedIds(tabs).map((id) => tabs[id].name));
+  const taken = orderedIds(tabs).map((id) => tabs[id].name);
+  const agentSpec = kind === SHELL_KIND ? undefined : ctx.config.agents[kind];
+  const runs = command ?? (agentSpec ? startArgv(agentSpec, ctx.config.tabCommand) : ctx.config.tabCommand);
+  const made = newTabName(runs, taken, ctx.config.tabsAutoName);
+  // A session's own name comes with it, kept like a user's: its source is not known any more.
+  const name = userName || session?.name || made.name;
+  const nameSource = userName || session?.name ? 'user' : made.source;
   const env = clientEnv ? sanitizeChildEnv(clientEnv) : undefined;
   const req: Request = {
     op: 'create',
     name,
     sessionId: session?.sessionId ?? null,
     expectedRev: expectedRev(a),
-    spec: { kind, cwd, command, nameSource: userName ? 'user' : 'default' },
+    spec: { kind, cwd, command, nameSource },
     start: {
       env,
       umask: typeof a.umask === 'number' ? a.umask : undefined,
