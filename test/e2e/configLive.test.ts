@@ -17,8 +17,9 @@ function configFile(): string {
   return path.join(t.home.dir, 'config', 'config.json');
 }
 
+/** The harness's own keys stay as they were, so only what a test sets changes. */
 function writeConfig(config: object): void {
-  fs.writeFileSync(configFile(), JSON.stringify({ tabCommand: TAB_COMMAND, ...config }, null, 2));
+  fs.writeFileSync(configFile(), JSON.stringify({ tabCommand: TAB_COMMAND, tabsAutoName: false, ...config }, null, 2));
 }
 
 async function newTab(name: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -89,7 +90,7 @@ describe('a1 tabs host reload', () => {
   it('a bad key takes its default, as at a start, and is named', async () => {
     t = e2e({ tabsMax: 1 });
     expect((await newTab('one')).code).toBe(0);
-    fs.writeFileSync(configFile(), `{\n  "tabCommand": ${JSON.stringify(TAB_COMMAND)},\n  "tabsMax": 0,\n  "scrollback": 5\n}`);
+    fs.writeFileSync(configFile(), `{\n  "tabCommand": ${JSON.stringify(TAB_COMMAND)},\n  "tabsMax": 0,\n  "scrollback": 5,\n  "tabsAutoName": false\n}`);
     const r = await t.run('tabs', 'host', 'reload');
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n')).toEqual([
