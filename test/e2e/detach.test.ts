@@ -37,8 +37,8 @@ describe('detach that sends nothing', () => {
     await a1.waitForText(/^counted 1$/m);
 
     a1.write(KEY.commandPrompt);
-    await a1.waitForText(/│ \/(?: |│|$)/);
-    a1.write('detach');
+    await a1.waitForText(/│ (?: |│|$)/);
+    a1.write('/detach');
     await a1.waitForText('│ /detach');
     a1.write('\r');
     expect((await a1.exited).exitCode).toBe(0);

@@ -258,14 +258,14 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Runs `/text` in the command prompt (Alt+;): opens it, types, waits until it shows the line,
+/** Runs `/text` in the command prompt (Alt+;): opens it, types `/text`, waits until it shows the line,
  * presses Enter and waits until it has closed. Rows below the strip hold the prompt's box. */
 export async function runPromptCommand(a1: PtyDriver, text: string): Promise<void> {
   const row = (line: string) => new RegExp(`│ ${escapeRegExp(line)}(?: |│|$)`);
   const shown = (re: RegExp) => (lines: string[]) => lines.slice(1).some((l) => re.test(l));
   a1.write(KEY.commandPrompt);
-  await a1.waitForScreen(shown(row('/')), undefined, 'the command prompt prefilled with /');
-  a1.write(text);
+  await a1.waitForScreen(shown(row('')), undefined, 'the command prompt open');
+  a1.write(`/${text}`);
   await a1.waitForScreen(shown(row(`/${text}`)), undefined, `the command prompt showing /${text}`);
   a1.write('\r');
   await a1.waitForScreen((lines) => !shown(row(`/${text}`))(lines), undefined, `the command prompt closed after /${text}`);

@@ -74,16 +74,16 @@ function promptRow(line: string): RegExp {
   return new RegExp(`│ ${escape(line)}(?: |│|$)`);
 }
 
-/** The prompt key, then waits until the prompt is open, prefilled with `/`. */
+/** The prompt key, then waits until the prompt is open, empty. */
 async function openPrompt(a1: PtyDriver): Promise<void> {
   a1.write(KEY.commandPrompt);
-  await waitForBelow(a1, promptRow('/'), 'the prompt prefilled with /');
+  await waitForBelow(a1, promptRow(''), 'the prompt open and empty');
 }
 
-/** Opens the prompt, types `text` after the `/`, waits until the prompt shows it, then Enter. */
+/** Opens the prompt, types `/` and `text`, waits until the prompt shows it, then Enter. */
 async function command(a1: PtyDriver, text: string): Promise<void> {
   await openPrompt(a1);
-  a1.write(text);
+  a1.write(`/${text}`);
   await waitForBelow(a1, promptRow(`/${text}`), `the prompt showing /${text}`);
   a1.write('\r');
   await waitForGone(a1, promptRow(`/${text}`), `the prompt closed after /${text}`);
@@ -237,12 +237,12 @@ describe('the /tabs picker', () => {
 });
 
 describe('the command prompt', () => {
-  it('opens prefilled with / ; an unknown command gets a one-line error and the prompt stays', async () => {
+  it('an unknown command gets an error and the prompt stays', async () => {
     t = e2e();
     const a1 = t.attach();
     const [first] = await withTabs(a1, ['agent']);
     await openPrompt(a1);
-    a1.write('frobnicate\r');
+    a1.write('/frobnicate\r');
     const rows = await waitForAllBelow(a1, [/Unknown command \/frobnicate/, promptRow('/frobnicate')], 'the unknown-command error under the prompt');
     expect(rows.slice(1).filter((r) => /frobnicate/.test(r) && /Unknown/.test(r))).toHaveLength(1);
     // Editing clears the error; Esc closes the prompt and nothing ran.
@@ -274,7 +274,7 @@ describe('the command prompt', () => {
     expect(tabId(l, 'api fix')).toBe(second);
     expect(tabId(l, 'agent')).toBe(first);
     await openPrompt(a1);
-    a1.write('name\r');
+    a1.write('/name\r');
     await waitForBelow(a1, /\/name needs a name/, 'the missing-name error');
     a1.write(ESC);
     await waitForGone(a1, promptRow('/name'), 'the prompt closed');

@@ -6,7 +6,7 @@ import type { ActionId } from '../../keymap/actions.js';
 import type { Keymap } from '../../keymap/keys.js';
 import type { Command, CommandName } from '../overlays/commands.js';
 import { OPEN_PROMPT } from '../overlays/prompt.js';
-import { openHotkeys } from '../overlays/hotkeys.js';
+import { openHotkeys, openHelp } from '../overlays/hotkeys.js';
 import { jumpTab, moveIndex, stepTab } from '../navigation.js';
 import type { ControlLink } from './controlLink.js';
 import type { CopyModeEffects } from './copyModeEffects.js';
@@ -114,6 +114,7 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   quit: (c) => c.detachClient(),
   'quit-all': (c) => quitAll(c, false),
   hotkeys: (c) => c.overlays.open({ kind: 'hotkeys', state: openHotkeys(c.keymap) }),
+  help: (c) => c.overlays.open({ kind: 'hotkeys', state: openHelp(c.keymap) }),
 };
 
 export async function runCommand(c: ClientOps, command: Command): Promise<void> {

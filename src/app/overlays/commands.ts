@@ -1,5 +1,7 @@
 // The command prompt's commands (Alt+;, SPEC §8), declared once: name, argument and
-// description. Parsing, usage lines and suggestions derive from this table.
+// description. Parsing, completion, usage lines, /help and suggestions derive from this table.
+// As in tmux, a command may be typed as any prefix that names only it (`/re` runs /restart), and
+// the leading `/` is optional (`/tabs` and `tabs` are the same).
 import { validateTabName } from '../../tabName.js';
 
 interface ArgSpec {
@@ -26,6 +28,7 @@ export const COMMANDS = [
   { name: 'quit', arg: null, description: 'Detach this client; tabs keep running' },
   { name: 'quit-all', arg: null, description: 'Stop every tab, then detach' },
   { name: 'hotkeys', arg: null, description: 'List the key bindings' },
+  { name: 'help', arg: null, description: 'List the commands and the keys (also /?)' },
 ] as const satisfies readonly CommandSpec[];
 
 type Spec = (typeof COMMANDS)[number];
@@ -50,6 +53,8 @@ export function commandUsage(spec: CommandSpec): string {
 
 /** Suggestions beyond this many edits are more confusing than a list of the commands. */
 const SUGGEST_MAX_EDITS = 2;
+/** `/?` is /help, as in many programs. */
+const ALIASES: Readonly<Record<string, CommandName>> = { '?': 'help' };
 
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -63,10 +68,8 @@ function editDistance(a: string, b: string): number {
   return prev[b.length];
 }
 
-/** The command `word` most likely meant: the only one it begins, else the nearest by edits. */
-function closest(word: string): Spec | null {
-  const prefixed = COMMANDS.filter((c) => word !== '' && c.name.startsWith(word));
-  if (prefixed.length === 1) return prefixed[0];
+/** The command nearest `word` by edits, if any is near enough. */
+function nearest(word: string): Spec | null {
   let best: Spec | null = null;
   let bestDistance = SUGGEST_MAX_EDITS + 1;
   for (const c of COMMANDS) {
@@ -76,31 +79,55 @@ function closest(word: string): Spec | null {
   return best;
 }
 
-function find(word: string): Spec | undefined {
-  return COMMANDS.find((c) => c.name === word);
+/** What a typed command word (without its `/`) names. */
+export type CommandMatch =
+  | { kind: 'one'; spec: Spec }
+  | { kind: 'ambiguous'; names: CommandName[] }
+  | { kind: 'unknown'; suggestion: CommandName | null };
+
+/** The commands whose names begin with `word`, in table order. */
+export function commandsStartingWith(word: string): Spec[] {
+  return COMMANDS.filter((c) => c.name.startsWith(word));
+}
+
+/** An exact name (or alias) wins; else a prefix of exactly one name (tmux's rule); else ambiguous or unknown. */
+export function matchCommand(word: string): CommandMatch {
+  const w = word.toLowerCase();
+  const alias = Object.hasOwn(ALIASES, w) ? ALIASES[w] : undefined;
+  const exact = COMMANDS.find((c) => c.name === (alias ?? w));
+  if (exact) return { kind: 'one', spec: exact };
+  const prefixed = w === '' ? [] : commandsStartingWith(w);
+  if (prefixed.length === 1) return { kind: 'one', spec: prefixed[0] };
+  if (prefixed.length > 1) return { kind: 'ambiguous', names: prefixed.map((c) => c.name) };
+  return { kind: 'unknown', suggestion: nearest(w)?.name ?? null };
+}
+
+/** The line's first word without the one optional `/` it may start with. */
+function commandWord(head: string): string {
+  return head.startsWith('/') ? head.slice(1) : head;
 }
 
 const COMMAND_LIST = COMMANDS.map((c) => `/${c.name}`).join(' ');
 
 export function parseCommand(line: string): ParsedCommand {
   const trimmed = line.trim();
-  if (trimmed === '') return { ok: false, error: 'Type a command, such as /tabs.' };
+  if (trimmed === '' || trimmed === '/') return { ok: false, error: 'Type a command, such as /tabs; /help lists them.' };
   const space = trimmed.search(/\s/);
   const head = space < 0 ? trimmed : trimmed.slice(0, space);
   const rest = space < 0 ? '' : trimmed.slice(space).trim();
-  if (!head.startsWith('/')) {
-    const meant = find(head.toLowerCase());
-    return { ok: false, error: meant ? `Commands start with "/": try /${meant.name}.` : `Commands start with "/": ${COMMAND_LIST}.` };
+  const word = commandWord(head);
+  const match = matchCommand(word);
+  if (match.kind === 'ambiguous') {
+    return { ok: false, error: `ambiguous: /${word} could be ${match.names.map((n) => `/${n}`).join(', ')}; Tab completes.` };
   }
-  const word = head.slice(1).toLowerCase();
-  const spec = find(word);
-  if (!spec) {
-    const meant = closest(word);
+  if (match.kind === 'unknown') {
+    const shown = `/${word}`;
     return {
       ok: false,
-      error: meant ? `Unknown command ${head}; did you mean /${meant.name}?` : `Unknown command ${head}; try ${COMMAND_LIST}.`,
+      error: match.suggestion ? `Unknown command ${shown}; did you mean /${match.suggestion}?` : `Unknown command ${shown}; try ${COMMAND_LIST}.`,
     };
   }
+  const spec: CommandSpec & { name: CommandName } = match.spec;
   if (spec.arg === null) {
     return rest === '' ? { ok: true, command: { name: spec.name } as Command } : { ok: false, error: `/${spec.name} takes no argument.` };
   }
@@ -111,4 +138,40 @@ export function parseCommand(line: string): ParsedCommand {
   const verdict = validateTabName(rest);
   if (!verdict.ok) return { ok: false, error: verdict.reason };
   return { ok: true, command: { name: spec.name, arg: verdict.name } as Command };
+}
+
+/** What Tab does to a prompt line whose cursor is at its end. */
+export interface Completion {
+  /** The line after completing; unchanged when there was nothing to add. */
+  readonly text: string;
+  /** The candidates to show when more than one remains, or why none does; null when one was completed. */
+  readonly hint: string | null;
+}
+
+/** The longest common prefix of `names`. */
+function commonPrefix(names: readonly string[]): string {
+  let prefix = names[0] ?? '';
+  for (const n of names) while (!n.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}
+
+/**
+ * Tab on the command word (readline's and tmux's completion): one candidate completes the name
+ * (and a space when it takes an argument); several extend the word to what they share and are
+ * listed. After the command word there is nothing to complete.
+ */
+export function completeCommand(text: string): Completion {
+  if (/\s/.test(text.trimStart())) return { text, hint: null };
+  const lead = text.slice(0, text.length - text.trimStart().length);
+  const head = text.trimStart();
+  const slash = head.startsWith('/') ? '/' : '';
+  const word = commandWord(head).toLowerCase();
+  const candidates = commandsStartingWith(word);
+  if (candidates.length === 0) return { text, hint: `no command starts with /${word}; /help lists them` };
+  if (candidates.length === 1) {
+    const [only] = candidates;
+    return { text: `${lead}${slash}${only.name}${only.arg ? ' ' : ''}`, hint: null };
+  }
+  const names = candidates.map((c) => c.name);
+  return { text: `${lead}${slash}${commonPrefix(names)}`, hint: names.map((n) => `/${n}`).join('  ') };
 }

@@ -57,19 +57,23 @@ export function describeBindings(keymap: Keymap): BindingRow[] {
   });
 }
 
-/** Every row of /hotkeys: the bindings, then copy mode's keys, then the prompt's commands. */
-export function describeHotkeys(keymap: Keymap): BindingRow[] {
+/** Every row of /hotkeys: the bindings, then copy mode's keys, then the prompt's commands.
+ * /help shows the same rows with the commands first (one list, two doors). */
+export function describeHotkeys(keymap: Keymap, commandsFirst = false): BindingRow[] {
   const heading = (description: string): BindingRow => ({ keys: '', description, heading: true });
   const prompt = keymap.byAction.get('commandPrompt') ?? [];
   const copy = keymap.byAction.get('copyMode') ?? [];
-  return [
+  const keys = [
     heading('Keys (action ids are what keybindings.json names)'),
     ...describeBindings(keymap),
     heading(`In copy mode${copy.length > 0 ? ` (${chordLabel(copy[0])} or the wheel)` : ' (the wheel)'}`),
     ...COPY_MODE_KEYS.map((k) => ({ keys: k.keys.map(plainLabel).join(' / '), description: k.description })),
+  ];
+  const commands = [
     heading(`Commands${prompt.length > 0 ? ` (${chordLabel(prompt[0])} opens the prompt)` : ''}`),
     ...COMMANDS.map((c) => ({ keys: commandUsage(c), description: c.description })),
   ];
+  return commandsFirst ? [...commands, ...keys] : [...keys, ...commands];
 }
 
 export interface HotkeysState {
@@ -80,6 +84,11 @@ export interface HotkeysState {
 
 export function openHotkeys(keymap: Keymap): HotkeysState {
   return { rows: describeHotkeys(keymap), top: 0 };
+}
+
+/** /help: the commands, then the keys, in the box /hotkeys uses. */
+export function openHelp(keymap: Keymap): HotkeysState {
+  return { rows: describeHotkeys(keymap, true), top: 0 };
 }
 
 type Scroll = (top: number, page: number) => number;

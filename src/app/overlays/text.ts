@@ -32,3 +32,32 @@ export function padEnd(text: string, width: number): string {
   const fitted = fitEnd(text, width);
   return fitted + ' '.repeat(Math.max(0, width - stringWidth(fitted)));
 }
+
+/**
+ * `text` broken into lines of at most `width` columns: at spaces where it can, inside a word
+ * (between graphemes) only when the word alone is wider than a line.
+ */
+export function wrapText(text: string, width: number): string[] {
+  if (width <= 0) return [];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/ +/).filter((w) => w !== '')) {
+    const joined = line === '' ? word : `${line} ${word}`;
+    if (stringWidth(joined) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    line = '';
+    // A word wider than the line is cut between graphemes.
+    for (const { segment } of graphemeSegmenter().segment(word)) {
+      if (stringWidth(line + segment) > width && line !== '') {
+        lines.push(line);
+        line = '';
+      }
+      line += segment;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}

@@ -6,7 +6,7 @@ import { confirmText, type ConfirmState } from '../overlays/confirm.js';
 import type { BindingRow, HotkeysState } from '../overlays/hotkeys.js';
 import type { MenuItem, MenuState } from '../overlays/menu.js';
 import { pickerRows, selectedRow, type PickerState, type PickerTab } from '../overlays/picker.js';
-import type { PromptState } from '../overlays/prompt.js';
+import { promptMessageLines, type PromptState } from '../overlays/prompt.js';
 import { windowStart } from '../overlays/scroll.js';
 import { fitStart, padEnd } from '../overlays/text.js';
 
@@ -35,7 +35,7 @@ const BORDER_MIN_ROWS = CHROME_ROWS + 1;
 export const MENU_MAX_COLUMNS = 40;
 /** Room for name, status and a long cwd side by side on a wide terminal, still readable as a box. */
 export const PICKER_MAX_COLUMNS = 100;
-/** Wide enough for the longest command error (the list of commands) on one line. */
+/** Wide enough for most command errors on one line; a longer one wraps (the box grows). */
 export const PROMPT_MAX_COLUMNS = 100;
 /** The key column and the longest action description side by side. */
 export const HOTKEYS_MAX_COLUMNS = 100;
@@ -149,8 +149,11 @@ export function overlaySize(overlay: Overlay, cols: number, rows: number): Size 
       // The height follows every tab, not the matching ones, so the box holds still while typing.
       return sized(Math.max(pickerMinContentColumns(), widest), 1 + Math.max(1, tabs.length), PICKER_MAX_COLUMNS, cols, rows);
     }
-    case 'prompt':
-      return sized(PROMPT_MAX_COLUMNS, overlay.state.error === null ? 1 : 2, PROMPT_MAX_COLUMNS, cols, rows);
+    case 'prompt': {
+      // The box grows by the lines its wrapped error needs (at the width it will have).
+      const cw = frameOf(sized(PROMPT_MAX_COLUMNS, 1, PROMPT_MAX_COLUMNS, cols, rows)).cw;
+      return sized(PROMPT_MAX_COLUMNS, 1 + promptMessageLines(overlay.state, cw).length, PROMPT_MAX_COLUMNS, cols, rows);
+    }
     case 'confirm':
       return sized(stringWidth(confirmText(overlay.state)), 1, Number.POSITIVE_INFINITY, cols, rows);
     case 'hotkeys': {

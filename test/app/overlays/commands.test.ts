@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { COMMANDS, commandUsage, parseCommand } from '../../../src/app/overlays/commands.js';
+import { COMMANDS, commandUsage, completeCommand, matchCommand, parseCommand } from '../../../src/app/overlays/commands.js';
 
 function error(line: string): string {
   const r = parseCommand(line);
@@ -10,16 +10,16 @@ function error(line: string): string {
 
 describe('command table', () => {
   it('declares every command of the prompt once', () => {
-    expect(COMMANDS.map((c) => c.name)).toEqual(['tabs', 'new-tab', 'name', 'close', 'sleep', 'restart', 'detach', 'quit', 'quit-all', 'hotkeys']);
+    expect(COMMANDS.map((c) => c.name)).toEqual(['tabs', 'new-tab', 'name', 'close', 'sleep', 'restart', 'detach', 'quit', 'quit-all', 'hotkeys', 'help']);
     expect(COMMANDS.map(commandUsage)).toEqual([
-      '/tabs', '/new-tab [name]', '/name <name>', '/close', '/sleep', '/restart', '/detach', '/quit', '/quit-all', '/hotkeys',
+      '/tabs', '/new-tab [name]', '/name <name>', '/close', '/sleep', '/restart', '/detach', '/quit', '/quit-all', '/hotkeys', '/help',
     ]);
   });
 });
 
 describe('parseCommand', () => {
   it('parses every command without an argument', () => {
-    for (const name of ['tabs', 'close', 'sleep', 'restart', 'detach', 'quit', 'quit-all', 'hotkeys'] as const) {
+    for (const name of ['tabs', 'close', 'sleep', 'restart', 'detach', 'quit', 'quit-all', 'hotkeys', 'help'] as const) {
       expect(parseCommand(`/${name}`)).toEqual({ ok: true, command: { name } });
     }
   });
@@ -44,25 +44,46 @@ describe('parseCommand', () => {
     expect(error('/close now')).toBe('/close takes no argument.');
   });
 
+  it('runs a prefix that names one command, as tmux does', () => {
+    expect(parseCommand('/tab')).toEqual({ ok: true, command: { name: 'tabs' } });
+    expect(parseCommand('/hot')).toEqual({ ok: true, command: { name: 'hotkeys' } });
+    expect(parseCommand('/quit-al')).toEqual({ ok: true, command: { name: 'quit-all' } });
+    expect(parseCommand('/new api')).toEqual({ ok: true, command: { name: 'new-tab', arg: 'api' } });
+    // An exact name wins over the longer names it begins.
+    expect(parseCommand('/quit')).toEqual({ ok: true, command: { name: 'quit' } });
+  });
+
+  it('says a prefix of several commands is ambiguous and lists them', () => {
+    expect(error('/n')).toBe('ambiguous: /n could be /new-tab, /name; Tab completes.');
+    expect(error('/q')).toBe('ambiguous: /q could be /quit, /quit-all; Tab completes.');
+    expect(error('/h')).toBe('ambiguous: /h could be /hotkeys, /help; Tab completes.');
+    expect(matchCommand('s')).toEqual({ kind: 'one', spec: COMMANDS.find((c) => c.name === 'sleep') });
+  });
+
   it('suggests the command an unknown one most likely meant', () => {
-    expect(error('/tab')).toBe('Unknown command /tab; did you mean /tabs?');
-    expect(error('/hot')).toBe('Unknown command /hot; did you mean /hotkeys?');
     expect(error('/nwe-tab')).toBe('Unknown command /nwe-tab; did you mean /new-tab?');
-    expect(error('/quit-al')).toBe('Unknown command /quit-al; did you mean /quit-all?');
     expect(error('/qit')).toBe('Unknown command /qit; did you mean /quit?');
+    expect(error('/tbas')).toBe('Unknown command /tbas; did you mean /tabs?');
   });
 
   it('lists the commands when nothing is close', () => {
     expect(error('/frobnicate')).toBe(
-      'Unknown command /frobnicate; try /tabs /new-tab /name /close /sleep /restart /detach /quit /quit-all /hotkeys.',
+      'Unknown command /frobnicate; try /tabs /new-tab /name /close /sleep /restart /detach /quit /quit-all /hotkeys /help.',
     );
-    expect(error('/')).toMatch(/^Unknown command \/; /);
   });
 
-  it('requires the leading slash', () => {
-    expect(error('tabs')).toBe('Commands start with "/": try /tabs.');
-    expect(error('hello')).toBe('Commands start with "/": /tabs /new-tab /name /close /sleep /restart /detach /quit /quit-all /hotkeys.');
-    expect(error('  ')).toBe('Type a command, such as /tabs.');
+  it('takes the leading slash or not, but only one', () => {
+    expect(parseCommand('tabs')).toEqual({ ok: true, command: { name: 'tabs' } });
+    expect(parseCommand('/tabs')).toEqual({ ok: true, command: { name: 'tabs' } });
+    expect(parseCommand('name api')).toEqual({ ok: true, command: { name: 'name', arg: 'api' } });
+    expect(error('//tabs')).toMatch(/^Unknown command \/\/tabs/);
+    expect(error('  ')).toBe('Type a command, such as /tabs; /help lists them.');
+    expect(error('/')).toBe('Type a command, such as /tabs; /help lists them.');
+  });
+
+  it('/? is /help', () => {
+    expect(parseCommand('/?')).toEqual({ ok: true, command: { name: 'help' } });
+    expect(parseCommand('?')).toEqual({ ok: true, command: { name: 'help' } });
   });
 
   it('answers any line with a command or one line of error', () => {
@@ -74,5 +95,27 @@ describe('parseCommand', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('completeCommand', () => {
+  it('completes a prefix of one command, with a space when it takes an argument', () => {
+    expect(completeCommand('/ta')).toEqual({ text: '/tabs', hint: null });
+    expect(completeCommand('ta')).toEqual({ text: 'tabs', hint: null });
+    expect(completeCommand('/na')).toEqual({ text: '/name ', hint: null });
+    expect(completeCommand('/quit-')).toEqual({ text: '/quit-all', hint: null });
+  });
+
+  it('extends several to what they share and lists them', () => {
+    expect(completeCommand('/n')).toEqual({ text: '/n', hint: '/new-tab  /name' });
+    expect(completeCommand('/q')).toEqual({ text: '/quit', hint: '/quit  /quit-all' });
+    expect(completeCommand('/he')).toEqual({ text: '/help', hint: null });
+    expect(completeCommand('/h')).toEqual({ text: '/h', hint: '/hotkeys  /help' });
+    expect(completeCommand('')).toEqual({ text: '', hint: COMMANDS.map((c) => `/${c.name}`).join('  ') });
+  });
+
+  it('says when nothing starts so, and leaves an argument alone', () => {
+    expect(completeCommand('/zz')).toEqual({ text: '/zz', hint: 'no command starts with /zz; /help lists them' });
+    expect(completeCommand('/name ap')).toEqual({ text: '/name ap', hint: null });
   });
 });

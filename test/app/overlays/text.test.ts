@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import stringWidth from 'string-width';
-import { fitEnd, fitStart, padEnd } from '../../../src/app/overlays/text.js';
+import { fitEnd, fitStart, padEnd, wrapText } from '../../../src/app/overlays/text.js';
 import { trickyString } from './events.js';
 
 describe('text fitting', () => {
@@ -31,6 +31,27 @@ describe('text fitting', () => {
         if (start.startsWith('…') && start !== s) expect(s.endsWith(start.slice(1))).toBe(true);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('wrapText', () => {
+  it('breaks at spaces within the width and keeps every word', () => {
+    expect(wrapText('one two three four', 9)).toEqual(['one two', 'three', 'four']);
+    expect(wrapText('fits', 10)).toEqual(['fits']);
+    expect(wrapText('', 10)).toEqual([]);
+  });
+
+  it('cuts a word wider than a line between graphemes, by display width', () => {
+    expect(wrapText('abcdefgh', 3)).toEqual(['abc', 'def', 'gh']);
+    expect(wrapText('日本語です', 4)).toEqual(['日本', '語で', 'す']);
+  });
+
+  it('never makes a line wider than the width', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), fc.integer({ min: 1, max: 20 }), (text, width) => {
+        for (const line of wrapText(text, width)) expect(stringWidth(line)).toBeLessThanOrEqual(Math.max(width, 2));
+      }),
     );
   });
 });

@@ -18,13 +18,24 @@ describe('<Prompt>', () => {
     expect(overlaySize({ kind: 'prompt', state }, 300, 24).w).toBe(PROMPT_MAX_COLUMNS);
   });
 
-  it('shows the error on its own line under the input, clipped to one line', () => {
-    const state = { line: { text: '/nope', cursor: 5 }, error: 'Unknown command /nope; did you mean /name? '.repeat(3) };
+  it('shows the error under the input, wrapped onto as many lines as it needs (issue 18)', () => {
+    const state = { line: { text: '/nope', cursor: 5 }, error: 'Unknown command /nope; did you mean /name? '.repeat(3).trim() };
     const m = measure(render(<Prompt state={state} cols={50} rows={24} />).lastFrame());
-    expect(m.lines).toHaveLength(4);
+    expect(m.lines).toHaveLength(6);
     expect(m.lines[1]).toMatch(/^│ \/nope +│$/);
-    expect(m.lines[2]).toMatch(/^│ Unknown command \/nope; did you mean \/name\? Un… │$/);
+    expect(m.lines.slice(2, 5).map((l) => l.slice(2, -2).trimEnd())).toEqual([
+      'Unknown command /nope; did you mean /name?',
+      'Unknown command /nope; did you mean /name?',
+      'Unknown command /nope; did you mean /name?',
+    ]);
     expect(m.w).toBe(50);
+  });
+
+  it('lists what Tab found under the input', () => {
+    const state = { line: { text: '/n', cursor: 2 }, error: null, hint: '/new-tab  /name' };
+    const m = measure(render(<Prompt state={state} cols={40} rows={24} />).lastFrame());
+    expect(m.lines).toHaveLength(4);
+    expect(m.lines[2]).toMatch(/^│ \/new-tab \/name +│$/);
   });
 
   it('scrolls a long line so the end with the cursor shows', () => {
@@ -38,6 +49,6 @@ describe('<Prompt>', () => {
     const m = measure(render(<Prompt state={OPEN_PROMPT} cols={4} rows={2} />).lastFrame());
     expect(m.w).toBeLessThanOrEqual(4);
     expect(m.h).toBeLessThanOrEqual(2);
-    expect(m.lines[0]).toBe('/');
+    expect(m.lines[0]?.trim() ?? '').toBe('');
   });
 });
