@@ -160,11 +160,17 @@ function parseParams(s: string): (number | undefined)[][] | null {
   return out;
 }
 
+/** A mouse report's body: SGR (`<b;x;yM` or `m`) or legacy (`M` and three characters). */
+const MOUSE_REPORT_BODY = /^(?:<[\d;:]*[Mm]|M[^]{3})$/u;
+
 function parseCsi(s: string): InputEvent[] {
   const alt = s.startsWith(ESC + ESC);
   const body = s.slice(alt ? 3 : 2);
   const events = parseCsiBody(body);
-  if (events === null) return [raw(s)];
+  // A mouse report a1 has no event for (a horizontal wheel, buttons 8 to 11, a wheel's release)
+  // is the outer terminal answering a1's own mouse modes: it is a1's, and never reaches a tab as
+  // bytes (issue 18). A tab that asked for the mouse gets reports a1 encodes for it.
+  if (events === null) return MOUSE_REPORT_BODY.test(body) ? [] : [raw(s)];
   return alt ? events.map(addAlt) : events;
 }
 

@@ -50,6 +50,18 @@ async function twoCatTabs(setup = ''): Promise<PtyDriver> {
   return a1;
 }
 
+/** Nothing a1 took for itself reached the viewed tab's `cat -v`: it shows no escape (`^[`). */
+async function catSawNoEscape(a1: PtyDriver): Promise<void> {
+  await catMark(a1);
+  expect(surfaceText(a1)).not.toContain('^[');
+}
+
+/** Holds a left press on the chip called `name` until the drop marker shows. */
+async function holdChip(a1: PtyDriver, name: string): Promise<void> {
+  a1.write(sgrMouse.leftPress(await chipColumn(a1, name), STRIP_ROW));
+  await waitFor(async () => (await readStrip(a1)).text.includes(DROP_MARKER), { what: 'the drop marker of a held press' });
+}
+
 describe('a fast click on the strip', () => {
   it('press and release in one read on an unviewed chip view it, leave no marker, and send the tab nothing', async () => {
     t = e2e();
@@ -65,13 +77,67 @@ describe('a fast click on the strip', () => {
     const other = await chipColumn(a1, 'agent 2');
     a1.write(sgrMouse.leftRelease(other + 6, STRIP_ROW));
     a1.write(sgrMouse.leftRelease(20, SURFACE_ROW));
-    await catMark(a1);
-    expect(surfaceText(a1)).not.toContain('^[');
+    await catSawNoEscape(a1);
     expect((await readStrip(a1)).text).not.toContain(DROP_MARKER);
     expect(tabNames(await listing(t))).toEqual(['agent', 'agent 2']);
     a1.write(KEY.nextTab);
     await waitForStrip(a1, ['agent', 'agent 2'], 'agent 2');
+    await catSawNoEscape(a1);
+  });
+
+  it('a held press whose release was lost (motion with no button) ends without moving anything', async () => {
+    t = e2e();
+    const a1 = await twoCatTabs();
+    await holdChip(a1, 'agent');
+    // The button was let go outside the window: the next report is motion with no button held.
+    a1.write(sgrMouse.move(60, SURFACE_ROW));
+    await waitFor(async () => !(await readStrip(a1)).text.includes(DROP_MARKER), { what: 'the drop marker gone' });
+    // A release far to the right moves nothing.
+    a1.write(sgrMouse.leftRelease(100, STRIP_ROW));
+    await catSawNoEscape(a1);
+    expect(tabNames(await listing(t))).toEqual(['agent', 'agent 2']);
+    expect((await readStrip(a1)).viewed).toBe('agent');
+  });
+
+  it('a press off the strip while a press is held cancels it: nothing moves and no chip is viewed by it', async () => {
+    t = e2e();
+    const a1 = await twoCatTabs();
+    await holdChip(a1, 'agent');
+    // A click on the tab area, in the column of the other chip.
+    const other = await chipColumn(a1, 'agent 2');
+    a1.write(sgrMouse.leftPress(other, SURFACE_ROW) + sgrMouse.leftRelease(other, SURFACE_ROW));
+    await waitFor(async () => !(await readStrip(a1)).text.includes(DROP_MARKER), { what: 'the drop marker gone' });
+    await catSawNoEscape(a1);
+    expect((await readStrip(a1)).viewed).toBe('agent');
+    expect(tabNames(await listing(t))).toEqual(['agent', 'agent 2']);
+  });
+});
+
+describe('mouse reports and the tab', () => {
+  it('a tab that asked for no mouse gets no report: not clicks, not the wheel, not reports a1 cannot read', async () => {
+    t = e2e();
+    const a1 = await twoCatTabs();
+    a1.write(sgrMouse.leftPress(10, SURFACE_ROW) + sgrMouse.leftRelease(10, SURFACE_ROW));
+    a1.write(sgrMouse.rightPress(10, SURFACE_ROW) + sgrMouse.rightRelease(10, SURFACE_ROW));
+    a1.write(`\x1b[<65;10;${SURFACE_ROW}M`);
+    await catSawNoEscape(a1);
+    // A horizontal wheel, extra buttons, a wheel's release: no event of a1's, and still a1's.
+    a1.write(`\x1b[<66;10;${SURFACE_ROW}M\x1b[<67;10;${SURFACE_ROW}M\x1b[<128;10;${SURFACE_ROW}M\x1b[<129;10;${SURFACE_ROW}m`);
+    a1.write(`\x1b[<66;10;${STRIP_ROW}M\x1b[<64;10;${STRIP_ROW}m`);
+    await catSawNoEscape(a1);
+  });
+
+  it('reports over the tab area reach the child only when it asked for the mouse, in its encoding; strip reports never', async () => {
+    t = e2e();
+    // Each tab's cat -v asked for clicks (1000) in SGR encoding (1006).
+    const a1 = await twoCatTabs("printf '\\033[?1000h\\033[?1006h'; ");
+    // Clicks and the wheel on the strip are a1's.
+    a1.write(sgrMouse.leftPress(100, STRIP_ROW) + sgrMouse.leftRelease(100, STRIP_ROW));
+    a1.write(`\x1b[<64;100;${STRIP_ROW}M\x1b[<65;100;${STRIP_ROW}M`);
+    await catSawNoEscape(a1);
+    a1.write(sgrMouse.leftPress(10, SURFACE_ROW) + sgrMouse.leftRelease(10, SURFACE_ROW));
+    // Surface rows start under the strip: the child sees its own row numbers.
+    await a1.waitForText(`^[[<0;10;${SURFACE_ROW - 1}M^[[<0;10;${SURFACE_ROW - 1}m`);
     await catMark(a1);
-    expect(surfaceText(a1)).not.toContain('^[');
   });
 });

@@ -8,6 +8,7 @@ import { chipMenu, tabsMenu } from '../overlays/menu.js';
 import { dropIndexAt, hitTest, type StripLayout, type StripTarget } from '../strip/layout.js';
 import type { Disposable } from '../lifecycle.js';
 import type { ClientOps } from './actions.js';
+import { STRIP_ROWS } from './geometry.js';
 
 /** A press held this long on a chip starts a drag even without moving (SPEC §8). */
 const DRAG_HOLD_MS = 250;
@@ -35,13 +36,17 @@ export class StripMouse implements Disposable {
   onMouse(ev: Extract<InputEvent, { k: 'mouse' }>): void {
     const { host } = this;
     const strip = host.strip();
-    const target = strip ? hitTest(strip, ev.x) : null;
+    // While a press is held every report comes here, from anywhere: only the strip's row has chips.
+    const target = strip && ev.y < STRIP_ROWS ? hitTest(strip, ev.x) : null;
     if (ev.action === 'move') {
       if (this.press && ev.button === 'left') {
         if (ev.x !== this.press.x) this.startDrag();
         if (this.drag && strip) this.setDrop(dropIndexAt(strip, ev.x));
         return;
       }
+      // Motion with no button held while a press is: its release was never reported (let go
+      // outside the window), so the press ends here and moves nothing.
+      if (this.press && ev.button === 'none') this.cancelPress();
       this.setHovered(target);
       return;
     }
@@ -50,6 +55,8 @@ export class StripMouse implements Disposable {
       return;
     }
     if (ev.action !== 'press') return;
+    // A new press while one is held: the first one's release was lost. It moves nothing.
+    if (this.press) this.cancelPress();
     const overlays = host.overlays;
     // A click elsewhere cancels an open editor or overlay.
     if (overlays.rename && !(target?.kind === 'chip' && target.tabId === overlays.rename.tabId)) overlays.rename = null;
@@ -93,6 +100,15 @@ export class StripMouse implements Disposable {
     if (!this.drag || this.drag.dropIndex === dropIndex) return;
     this.drag = { ...this.drag, dropIndex };
     this.host.renderUi();
+  }
+
+  /** Ends a held press (and its drag) without moving anything. */
+  private cancelPress(): void {
+    if (this.press) clearTimeout(this.press.timer);
+    const dragging = this.drag !== null;
+    this.press = null;
+    this.drag = null;
+    if (dragging) this.host.renderUi();
   }
 
   private endDrag(x: number): void {
