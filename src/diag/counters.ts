@@ -5,8 +5,13 @@
 
 /** The event names each counter counts. An event a role does not log leaves its counter at 0. */
 export const COUNTER_EVENTS = {
-  /** A holder replaced after it died or hung, or a child restarted by a1. */
-  restarts: ['holder-died', 'child-restart', 'child-respawn'],
+  /** A holder that died without a1 ending it (killed, or it crashed); the server replaced it. */
+  holderDeaths: ['holder-died'],
+  /** A tab's program started again after it ended by itself with a non-zero status or a signal:
+   * the program's own doing (a user's command that exits 1 counts here), not a crash of a1. */
+  programRestarts: ['child-respawn'],
+  /** A tab's running program ended by a1 to start it again (`/restart` on it, or unresponsive). */
+  forcedRestarts: ['child-restart'],
   /** An event loop that was late (watchdog), or a holder that missed its heartbeats. */
   stalls: ['loop-stall', 'holder-timeout', 'watchdog-kill'],
   /** A client sent the full surface again instead of a patch (it fell behind). */
@@ -26,7 +31,9 @@ export const COUNTER_NAMES = Object.keys(COUNTER_EVENTS) as CounterName[];
 
 /** How people read each counter (host status). */
 export const COUNTER_LABELS: Record<CounterName, string> = {
-  restarts: 'restarts',
+  holderDeaths: 'holder deaths',
+  programRestarts: 'program restarts',
+  forcedRestarts: 'forced restarts',
   stalls: 'stalls',
   resyncs: 'resyncs',
   rejectedInputs: 'rejected inputs',
@@ -49,7 +56,7 @@ export function addCounters(a: Counters, b: Counters): Counters {
   return out;
 }
 
-/** "restarts 1 · stalls 0 · …" */
+/** "holder deaths 1 · program restarts 0 · …" */
 export function formatCounters(c: Counters): string {
   return COUNTER_NAMES.map((n) => `${COUNTER_LABELS[n]} ${c[n]}`).join(' · ');
 }

@@ -36,6 +36,12 @@ export const CRASH_REASONS = [
 ] as const;
 export type CrashReason = (typeof CRASH_REASONS)[number];
 
+/** A record of a tab's program ending by itself (`child-exit`): the program's doing, which host
+ * status lists apart from the crashes of a1's own processes. */
+export function isProgramExit(record: { reason: string }): boolean {
+  return record.reason === 'child-exit';
+}
+
 export interface CrashRecord {
   at: string;
   role: string;

@@ -130,6 +130,8 @@ export interface TabInfo {
   sessionId?: string | null;
   /** The chip glyph the tab's holder decided from structured status. */
   glyph?: string;
+  /** The agent it runs and what it last reported, as `a1 tabs --json` says (null: a shell). */
+  agent?: { kind: string; state: string | null; sessionId: string | null } | null;
 }
 
 // ---- the typed wire: each plane's messages derived from its schema, split by direction ----
@@ -196,6 +198,10 @@ export interface ListingEntry {
   glyph: string | null;
   /** Why the tab wants its user: needs-input (?), done (✓), error (✗), else null. */
   attention: 'needs-input' | 'done' | 'error' | null;
+  /** The title its program set (absent from older servers). */
+  title?: string;
+  /** How its program last ended (absent from older servers). */
+  exit?: { code: number | null; signal: number | null } | null;
 }
 
 /** `a1 tabs --json`: the server (null when none runs: then read from the registry) and every tab. */

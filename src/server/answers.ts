@@ -55,12 +55,18 @@ export function tabInfo(tab: CoreTab, st: HolderState | null): TabInfo {
     kind: tab.spec.kind,
     sessionId: tab.sessionId,
     glyph: st?.glyph,
+    agent: agentOf(tab, st),
   };
+}
+
+/** The agent a tab runs (its kind from its reports, else from its spec) and its last report. */
+function agentOf(tab: CoreTab, st: HolderState | null): ListingEntry['agent'] {
+  const kind = st?.agent?.kind ?? (tab.spec.kind === SHELL_KIND ? null : tab.spec.kind);
+  return kind ? { kind, state: st?.agent?.state ?? null, sessionId: st?.agent?.sessionId ?? tab.sessionId } : null;
 }
 
 /** One row of `a1 tabs` (SPEC §15, listing format, plus the agent's status: issue 14). */
 export function listingEntry(tab: CoreTab, st: HolderState | null): ListingEntry {
-  const kind = st?.agent?.kind ?? (tab.spec.kind === SHELL_KIND ? null : tab.spec.kind);
   return {
     id: tab.id,
     name: tab.name,
@@ -68,9 +74,11 @@ export function listingEntry(tab: CoreTab, st: HolderState | null): ListingEntry
     cwd: tab.spec.cwd,
     holderPid: tab.holder?.pid ?? null,
     childPid: st?.childPid ?? tab.child?.pid ?? null,
-    agent: kind ? { kind, state: st?.agent?.state ?? null, sessionId: st?.agent?.sessionId ?? tab.sessionId } : null,
+    agent: agentOf(tab, st),
     glyph: st?.glyph ?? null,
     attention: attentionOf(st?.glyph),
+    title: st?.title ?? '',
+    exit: st?.exit ?? tab.lastExit,
   };
 }
 

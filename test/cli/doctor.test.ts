@@ -46,7 +46,7 @@ describe('doctor records', () => {
       holder.warn('input-rejected', { bytes: 10 });
       createLogger(logs, 'server').warn('holder-died', { tab: 't1' });
       writeCrashRecord(crash, { role: 'holder-t1', incarnation: 'i', reason: 'child-exit', detail: { exitCode: 1 }, events: holder.recent() }, { now: new Date('2026-12-03T01:02:03Z') });
-      expect(holderCounters(logs)).toMatchObject({ restarts: 1, rejectedInputs: 1 });
+      expect(holderCounters(logs)).toMatchObject({ forcedRestarts: 1, holderDeaths: 0, rejectedInputs: 1 });
       const crashes = listCrashRecords(crash);
       expect(describeCrashes(crashes, crash)).toBe(`1 in ${crash}; newest 2026-12-03 01:02:03 holder-t1 child-exit`);
       expect(describeCrashes([], crash)).toBe('none');

@@ -5,10 +5,10 @@ import { faultFor } from '../../src/diag/testFaults.js';
 
 describe('counters', () => {
   it('count events by kind and add up', () => {
-    const c = countersOf({ 'holder-died': 2, 'loop-stall': 3, 'holder-timeout': 1, 'input-rejected': 4, 'adopt-unverifiable': 1, 'client-resync': 5, other: 9 });
-    expect(c).toEqual({ restarts: 2, stalls: 4, resyncs: 5, rejectedInputs: 4, degraded: 1 });
+    const c = countersOf({ 'holder-died': 2, 'child-respawn': 6, 'child-restart': 1, 'loop-stall': 3, 'holder-timeout': 1, 'input-rejected': 4, 'adopt-unverifiable': 1, 'client-resync': 5, other: 9 });
+    expect(c).toEqual({ holderDeaths: 2, programRestarts: 6, forcedRestarts: 1, stalls: 4, resyncs: 5, rejectedInputs: 4, degraded: 1 });
     expect(addCounters(c, countersOf({}))).toEqual(c);
-    expect(formatCounters(c)).toBe('restarts 2 · stalls 4 · resyncs 5 · rejected inputs 4 · degraded 1');
+    expect(formatCounters(c)).toBe('holder deaths 2 · program restarts 6 · forced restarts 1 · stalls 4 · resyncs 5 · rejected inputs 4 · degraded 1');
   });
 });
 

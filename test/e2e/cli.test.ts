@@ -9,6 +9,7 @@ import { isAlive } from '../helpers/procs.js';
 import type { PtyExit } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 import { COMMANDS, GROUPS } from '../../src/cli/commands/index.js';
+import { ATTENTION_WORDS, GLYPH_STATES, TAB_STATES } from '../../src/status/vocabulary.js';
 
 let t: E2E | undefined;
 afterEach(async () => {
@@ -16,15 +17,17 @@ afterEach(async () => {
   t = undefined;
 });
 
-const STATUSES = ['starting', 'running', 'exited', 'failed', 'suspended'];
-const TAB_KEYS = ['agent', 'attention', 'childPid', 'cwd', 'glyph', 'holderPid', 'id', 'name', 'status'];
-const ATTENTIONS = [null, 'needs-input', 'done', 'error'];
+const STATUSES = Object.keys(TAB_STATES);
+const TAB_KEYS = ['agent', 'attention', 'childPid', 'cwd', 'exit', 'glyph', 'holderPid', 'id', 'name', 'position', 'status', 'title'];
+const ATTENTIONS = [null, ...ATTENTION_WORDS];
 
-/** The documented shape of `a1 tabs --json`, exactly: no missing and no extra keys. */
+/** The documented shape of `a1 tabs --json` (version 1, src/status/scripting.ts), exactly: no
+ * missing and no extra keys. */
 function expectListingShape(value: unknown): asserts value is Listing {
   expect(value).toBeTypeOf('object');
   const l = value as Record<string, unknown>;
-  expect(Object.keys(l).sort()).toEqual(['server', 'tabs']);
+  expect(Object.keys(l).sort()).toEqual(['server', 'tabs', 'version']);
+  expect(l.version).toBe(1);
   if (l.server !== null) {
     const server = l.server as Record<string, unknown>;
     expect(Object.keys(server).sort()).toEqual(['epoch', 'pid']);
@@ -39,7 +42,7 @@ function expectListingShape(value: unknown): asserts value is Listing {
     expect(tab.cwd).toBeTypeOf('string');
     expect(STATUSES).toContain(tab.status);
     for (const pid of [tab.holderPid, tab.childPid]) expect(pid === null || Number.isInteger(pid)).toBe(true);
-    expect(tab.glyph === null || typeof tab.glyph === 'string').toBe(true);
+    expect(tab.glyph === null || Object.keys(GLYPH_STATES).includes(tab.glyph as string)).toBe(true);
     expect(ATTENTIONS).toContain(tab.attention);
     if (tab.agent !== null) expect(Object.keys(tab.agent as object).sort()).toEqual(['kind', 'sessionId', 'state']);
   }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ServerClient } from '../../src/serverClient.js';
-import type { ListingEntry } from '../../src/protocol/messages.js';
+import type { ScriptTabs } from '../../src/status/scripting.js';
 import { resolvePaths } from '../../src/paths.js';
 import { deriveKey, loadOrCreateSecret } from '../../src/security.js';
 import { connectHolder, firstState, type HolderConnection } from '../../src/server/holderLink.js';
@@ -81,11 +81,8 @@ export function dismissFirstRunHint(homeDir: string, profile = 'default'): void 
   fs.writeFileSync(path.join(dir, HINT_DISMISSED_FILE), 'dismissed by the test harness\n', { mode: 0o600 });
 }
 
-/** `a1 tabs --json` as SPEC §15 "Listing" documents it. */
-export interface Listing {
-  server: { pid: number; epoch: number } | null;
-  tabs: ListingEntry[];
-}
+/** `a1 tabs --json`: the versioned listing of src/status/scripting.ts (SPEC §15 "Listing", issue 18). */
+export type Listing = ScriptTabs;
 
 /** Runs `a1 tabs --json`; a failure is thrown with what the command printed. */
 export async function listing(t: E2E): Promise<Listing> {

@@ -154,9 +154,9 @@ describe('idle suspension and idle exit', () => {
     expect(idleAgent).not.toBeNull();
     const before = await listing(t);
 
-    await waitForStatus(t, idleId, 'suspended');
+    await waitForStatus(t, idleId, 'asleep');
     await waitFor(() => !isSameAlive(idleAgent!), { what: 'the idle agent process ended' });
-    expect((await sessionsOf(t)).find((s) => s.sessionId === idle.sessionId)).toMatchObject({ tabId: idleId, asleep: true, state: 'sleep' });
+    expect((await sessionsOf(t)).find((s) => s.sessionId === idle.sessionId)).toMatchObject({ tabId: idleId, state: 'asleep', record: 'sleep' });
     // Two more intervals by the server's clock: the viewed agent and the shell are left alone.
     const up = JSON.parse((await t.run('tabs', 'host', 'status', '--json')).stdout).server.uptimeMs as number;
     await serverUptimeAtLeast(up + 12_000);
@@ -180,13 +180,13 @@ describe('idle suspension and idle exit', () => {
     const dir = useFakeAgent(t);
     const id = await newAgentTab(t, 'agent');
     const { sessionId } = await waitForTabSession(t, id);
-    await waitForStatus(t, id, 'suspended');
+    await waitForStatus(t, id, 'asleep');
     // Watched through /proc: every `a1 tabs` would be a client and keep the server up. It may
     // have exited already: the listing that saw the tab asleep was its last client.
     await waitFor(() => serverPids(t).length === 0, { what: 'the idle server exited', timeoutMs: 30_000 });
     const l = await listing(t);
     expect(l.server).toBeNull();
-    expect(listedTab(l, id).status).toBe('suspended');
+    expect(listedTab(l, id).status).toBe('asleep');
     await waitFor(() => pidsWithEnv('A1_HOME', t.home.dir).filter(isAlive).length === 0, { what: 'no process of the profile left' });
     expect(agentStarts(dir, sessionId)).toHaveLength(1);
 

@@ -16,7 +16,7 @@ const UNRESPONSIVE_MS = 2_000;
 const RESTART_AFTER_MS = 4 * UNRESPONSIVE_MS;
 /** Longer than the restart deadline, with room for a slow tick. */
 const OUTAGE_MS = RESTART_AFTER_MS + 2_500;
-const UNRESPONSIVE_NOTICE = '! not answering its heartbeat';
+const UNRESPONSIVE_NOTICE = '! unresponsive: not answering its heartbeat';
 const STALLED_NOTICE = '⧗ stalled: no progress for a while · Esc interrupts it · /restart restarts it';
 
 let t: E2E;

@@ -79,7 +79,7 @@ describe('reboot', () => {
     await expectOneNewTab(previous);
     const row = (await sessionsOf(t)).find((s) => s.sessionId === previous.sessionId);
     // Host stop wrote a `quit` record; a reboot keeps records, so the session stays resumable.
-    expect(row).toMatchObject({ agent: 'generic', name: 'fake', tabId: null, asleep: false, state: 'quit' });
+    expect(row).toMatchObject({ agent: 'generic', name: 'fake', tabId: null, state: 'resumable', record: 'quit' });
   });
 
   it('with the server killed (-9) and its tabs still running, a new boot id ends them and starts one new tab', async () => {
@@ -94,7 +94,7 @@ describe('reboot', () => {
     });
     const row = (await sessionsOf(t)).find((s) => s.sessionId === previous.sessionId);
     // The running agent's periodic `live` record is kept through the reboot.
-    expect(row).toMatchObject({ agent: 'generic', name: 'fake', tabId: null, asleep: false, state: 'live' });
+    expect(row).toMatchObject({ agent: 'generic', name: 'fake', tabId: null, state: 'resumable', record: 'live' });
   });
 });
 

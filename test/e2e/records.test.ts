@@ -119,14 +119,14 @@ describe('natural exit and close are distinct intents', () => {
     await waitFor(() => agentStarts(dir, sessionId).length === 2, { what: 'the crashed agent resumed' });
     expect(agentStarts(dir, sessionId)[1]).toMatchObject({ resumed: true, argv: ['--resume', sessionId] });
     expect(originsOf(id)).toEqual(['live']);
-    expect((await sessionsOf(t)).find((s) => s.sessionId === sessionId)).toMatchObject({ tabId: id, state: 'live' });
+    expect((await sessionsOf(t)).find((s) => s.sessionId === sessionId)).toMatchObject({ tabId: id, state: 'open', record: 'live' });
     untouched();
 
     // An exit 0: the tab shows exited, is not restarted, and its session stays resumable.
     controlAgent(dir, sessionId, '/exit');
     await waitForStatus(t, id, 'exited');
     expect(resumeRecordsOf(t).filter((r) => r.tabId === id).map((r) => [r.origin, r.sessionId])).toEqual([['live', sessionId]]);
-    expect((await sessionsOf(t)).find((s) => s.sessionId === sessionId)).toMatchObject({ tabId: id, state: 'live' });
+    expect((await sessionsOf(t)).find((s) => s.sessionId === sessionId)).toMatchObject({ tabId: id, state: 'open', record: 'live' });
     untouched();
     expect(agentStarts(dir, sessionId)).toHaveLength(2);
 
@@ -151,7 +151,7 @@ describe('record expiry', () => {
     await oneTurn(dir, sessionId, 'before sleeping');
     const slept = await t.run('tabs', 'sleep', sleeper);
     expect(slept.code, slept.stderr).toBe(0);
-    await waitForStatus(t, sleeper, 'suspended');
+    await waitForStatus(t, sleeper, 'asleep');
     const stop = await t.run('tabs', 'host', 'stop');
     expect(stop.code, stop.stderr).toBe(0);
     await waitFor(() => livePids(t).length === 0, { what: 'the profile stopped' });
@@ -167,12 +167,12 @@ describe('record expiry', () => {
       return now.tabs.length === 2 ? now : null;
     }, { what: 'the quitter gone from the tab set' });
     expect(l.tabs.map((x) => [x.id, x.status])).toEqual([
-      [sleeper, 'suspended'],
+      [sleeper, 'asleep'],
       [more.stdout.trim(), expect.any(String)],
     ]);
     const sessions = await sessionsOf(t);
     expect(sessions.find((s) => s.sessionId === quitSession)).toMatchObject({ tabId: null, state: 'expired' });
-    expect(sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ tabId: sleeper, asleep: true, state: 'sleep' });
+    expect(sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ tabId: sleeper, state: 'asleep', record: 'sleep' });
     expect(agentStarts(dir, quitSession)).toHaveLength(1);
 
     // Viewing the sleeping tab wakes it: its session resumes, with its transcript.
@@ -218,7 +218,7 @@ describe('the holder\'s own restarts pass the validator', () => {
       const held = (await sessionsOf(t)).find((s) => s.tabId === aged);
       return held && held.sessionId !== sessions.aged ? held : null;
     }, { what: 'the aged tab holding its new session' });
-    expect(now.state).toBe('live');
+    expect(now.record).toBe('live');
   });
 });
 
@@ -251,7 +251,7 @@ describe('reboot', () => {
     expect((await readStrip(a1)).names).toEqual(['agent']);
     const sessions = await sessionsOf(t);
     for (const p of past) {
-      expect(sessions.find((s) => s.sessionId === p.sessionId), p.name).toMatchObject({ name: p.name, agent: 'generic', tabId: null, state: 'live' });
+      expect(sessions.find((s) => s.sessionId === p.sessionId), p.name).toMatchObject({ name: p.name, agent: 'generic', tabId: null, state: 'resumable', record: 'live' });
       expect(agentStarts(dir, p.sessionId), p.name).toHaveLength(1);
     }
 

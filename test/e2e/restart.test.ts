@@ -37,7 +37,7 @@ afterEach(async () => {
 async function agentTab(name: string): Promise<{ a1: PtyDriver; id: string; dir: string; sessionId: string }> {
   const dir = useFakeAgent(t);
   const { a1, id, session } = await viewedAgentTab(t, name);
-  expect(session.state).toBe('live');
+  expect(session.record).toBe('live');
   return { a1, id, dir, sessionId: session.sessionId };
 }
 

@@ -41,14 +41,14 @@ function agentProcess(dir: string, sessionId: string): ProcRef {
   return ref;
 }
 
-/** Asserts the tab sleeps: status suspended, its agent process gone, `a1 sessions` says asleep. */
+/** Asserts the tab sleeps: status asleep, its agent process gone, `a1 sessions` says asleep. */
 async function expectAsleep(tabId: string, sessionId: string, agent: ProcRef): Promise<void> {
-  await waitForStatus(t, tabId, 'suspended');
+  await waitForStatus(t, tabId, 'asleep');
   await waitFor(() => !isSameAlive(agent), { what: `the agent process ${agent.pid} ended` });
   const tab = listedTab(await listing(t), tabId);
   expect(tab.holderPid).toBeNull();
   const row = (await sessionsOf(t)).find((s) => s.sessionId === sessionId);
-  expect(row).toMatchObject({ tabId, asleep: true, state: 'sleep', agent: 'generic' });
+  expect(row).toMatchObject({ tabId, state: 'asleep', record: 'sleep', agent: 'generic' });
 }
 
 /** Waits until the session has been started `count` times and returns the last start, which

@@ -1,6 +1,7 @@
 // What the client tells the person, top right under the strip: transient notices, one that
 // stays (the server link's state), and what the viewed tab's state means for their keys.
 import type { HolderState, TabInfo } from '../../protocol/messages.js';
+import { GLYPH_STATES, TAB_STATES } from '../../status/vocabulary.js';
 
 /** How long a transient notice stays up. */
 const NOTICE_MS = 8_000;
@@ -28,16 +29,16 @@ export class Notices {
 
 /** What the viewed tab's state asks of the person: wake it, restart it, or close it. */
 export function tabStateNotice(viewed: TabInfo | undefined, state: HolderState | null, closeKey: string): string[] {
-  if (viewed?.lifecycle === 'suspended') return ['◌ asleep · press any key to wake it'];
+  if (viewed?.lifecycle === 'suspended') return [`${TAB_STATES.asleep.glyph} ${TAB_STATES.asleep.word} · press any key to wake it`];
   if (!state) return [];
   // Shown, never acted on by a1 itself: a stalled agent is never killed automatically (SPEC §10).
-  if (state.glyph === 'stalled') return ['⧗ stalled: no progress for a while · Esc interrupts it · /restart restarts it'];
-  if (state.glyph === 'unresponsive') return ['! not answering its heartbeat · /restart restarts it'];
+  if (state.glyph === 'stalled') return [`${GLYPH_STATES.stalled.glyph} ${GLYPH_STATES.stalled.word}: no progress for a while · Esc interrupts it · /restart restarts it`];
+  if (state.glyph === 'unresponsive') return [`${GLYPH_STATES.unresponsive.glyph} ${GLYPH_STATES.unresponsive.word}: not answering its heartbeat · /restart restarts it`];
   if (state.lifecycle === 'failed') {
     const crashes = state.crashes > 0 ? `crashed ${state.crashes} times` : 'could not start';
-    return [`failed: ${crashes} · read-only`, `[r] retry  [f] start fresh  [${closeKey}] close`];
+    return [`${TAB_STATES.failed.word}: ${crashes} · read-only`, `[r] retry  [f] start fresh  [${closeKey}] close`];
   }
   if (state.lifecycle !== 'exited' || !state.exit) return [];
   const how = state.exit.signal ? `signal ${state.exit.signal}` : `status ${state.exit.code}`;
-  return [`exited with ${how} · read-only`, `[r] restart  [${closeKey}] close`];
+  return [`${TAB_STATES.exited.word} with ${how} · read-only`, `[r] restart  [${closeKey}] close`];
 }

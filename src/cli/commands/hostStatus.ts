@@ -6,23 +6,26 @@ import { existingServer, JSON_OPTION, setup, type Common } from './shared.js';
 async function hostStatus(argv: Common & { json?: boolean }): Promise<number> {
   const { paths, profile } = setup(argv);
   const { holderCounters, describeCrashes, CRASH_RECORDS_LISTED } = await import('../doctor.js');
-  const { listCrashRecords } = await import('../../diag/crashRecord.js');
+  const { listCrashRecords, isProgramExit } = await import('../../diag/crashRecord.js');
   const { addCounters, formatCounters } = await import('../../diag/counters.js');
   // Read without a server too: after a crash they are what there is to see.
-  const crashes = listCrashRecords(paths.crashDir, CRASH_RECORDS_LISTED);
+  // a1's own crashes apart from the records of tabs' programs that ended by themselves.
+  const records = listCrashRecords(paths.crashDir, CRASH_RECORDS_LISTED);
+  const crashes = records.filter((r) => !isProgramExit(r));
+  const programExits = records.filter(isProgramExit);
   const holders = holderCounters(paths.logsDir);
   const server = await existingServer(paths, profile);
   if (!server) {
-    if (argv.json) process.stdout.write(JSON.stringify({ server: null, profile, counters: holders, crashes }) + '\n');
-    else process.stdout.write(`No a1 server is running for profile "${profile}".\ncrashes  ${describeCrashes(crashes, paths.crashDir)}\n`);
+    if (argv.json) process.stdout.write(JSON.stringify({ server: null, profile, counters: holders, crashes, programExits }) + '\n');
+    else process.stdout.write(`No a1 server is running for profile "${profile}".\ncrashes  ${describeCrashes(crashes, paths.crashDir)}\nexits    ${describeExits(programExits, CRASH_RECORDS_LISTED)}\n`);
     return 0;
   }
   try {
-    const s = await server.request('hostStatus');
-    // The server's counters since it started, plus what holders logged.
-    const counters = s.counters ? addCounters(s.counters, holders) : holders;
+    const { counters: own, ...s } = await server.request('hostStatus');
+    // One figure per counter: the server's since it started, plus what holders logged.
+    const counters = own ? addCounters(own, holders) : holders;
     if (argv.json) {
-      process.stdout.write(JSON.stringify({ server: s, profile, counters, crashes }) + '\n');
+      process.stdout.write(JSON.stringify({ server: s, profile, counters, crashes, programExits }) + '\n');
     } else {
       const uptime = Math.round(Number(s.uptimeMs) / 1000);
       process.stdout.write(
@@ -34,6 +37,7 @@ async function hostStatus(argv: Common & { json?: boolean }): Promise<number> {
           `counters ${formatCounters(counters)}`,
           `orphans  ${describeOrphans(s.orphans)}`,
           `crashes  ${describeCrashes(crashes, paths.crashDir)}`,
+          `exits    ${describeExits(programExits, CRASH_RECORDS_LISTED)}`,
         ].join('\n') + '\n',
       );
     }
@@ -41,6 +45,14 @@ async function hostStatus(argv: Common & { json?: boolean }): Promise<number> {
   } finally {
     server.close();
   }
+}
+
+/** Tabs' programs that ended by themselves (a non-zero status, a signal): theirs, not a1's crashes. */
+function describeExits(exits: readonly { at: string; detail: Record<string, unknown> }[], listed: number): string {
+  if (exits.length === 0) return 'none';
+  const d = exits[0].detail;
+  const how = d.signal ? `signal ${String(d.signal)}` : `status ${String(d.exitCode)}`;
+  return `${exits.length}${exits.length >= listed ? '+' : ''} tab programs ended by themselves; newest ${exits[0].at.slice(0, 19).replace('T', ' ')} with ${how}`;
 }
 
 /** Holders of the profile that no tab owns (SPEC §10): how many, and how long the oldest has been one. */
@@ -53,7 +65,7 @@ function describeOrphans(o: { count: number; oldestAgeMs: number | null } | unde
 export const hostStatusCommand = command<Common & { json?: boolean }>({
   path: ['tabs', 'host', 'status'],
   usage: 'a1 tabs host status [--json]',
-  summary: 'server pid, version, epoch, uptime, tab count, socket and logs, counters (restarts, stalls, resyncs, rejected inputs) and crash records',
+  summary: 'server pid, version, epoch, uptime, tab count, socket and logs, counters (holder deaths, program and forced restarts, stalls, resyncs, rejected inputs, degraded), crash records of a1 apart from tab programs that ended by themselves',
   options: JSON_OPTION,
   run: hostStatus,
 });

@@ -3,6 +3,7 @@
 import { command } from './entry.js';
 import { formatTable, JSON_OPTION, setup, type Common } from './shared.js';
 import { sessionRows, type SessionRow } from '../sessionRows.js';
+import { SCRIPT_SCHEMA_VERSION, type ScriptSessions } from '../../status/scripting.js';
 
 /** Resume records and history, newest first, one row per session. */
 async function listSessions(argv: Common & { json?: boolean }): Promise<number> {
@@ -18,7 +19,8 @@ async function listSessions(argv: Common & { json?: boolean }): Promise<number> 
     }
   }
   if (argv.json) {
-    process.stdout.write(JSON.stringify({ sessions }) + '\n');
+    const out: ScriptSessions = { version: SCRIPT_SCHEMA_VERSION, sessions };
+    process.stdout.write(JSON.stringify(out) + '\n');
     return 0;
   }
   if (sessions.length === 0) {
@@ -27,7 +29,7 @@ async function listSessions(argv: Common & { json?: boolean }): Promise<number> 
   }
   const table = [
     ['SESSION', 'AGENT', 'NAME', 'STATE', 'WHEN', 'CWD'],
-    ...sessions.map((s) => [s.sessionId, s.agent, s.name, s.tabId ? `${s.asleep ? 'asleep' : 'open'} in ${s.tabId}` : s.state, new Date(s.at).toISOString().slice(0, 16).replace('T', ' '), s.cwd]),
+    ...sessions.map((s) => [s.sessionId, s.agent, s.name, s.tabId ? `${s.state} in ${s.tabId}` : s.state, new Date(s.at).toISOString().slice(0, 16).replace('T', ' '), s.cwd]),
   ];
   process.stdout.write(formatTable(table));
   return 0;
@@ -36,7 +38,7 @@ async function listSessions(argv: Common & { json?: boolean }): Promise<number> 
 export const sessionsCommand = command<Common & { json?: boolean }>({
   path: ['sessions'],
   usage: 'a1 sessions [--json]',
-  summary: 'resumable agent sessions: resume records and history (never starts a server)',
+  summary: 'agent sessions and their state: open, asleep, resumable, closed, reboot, expired (never starts a server); --json: versioned, see Scripting',
   options: JSON_OPTION,
   examples: [['a1 --session ID', 'reopen one of them (or focus the tab holding it)']],
   run: listSessions,

@@ -1,16 +1,19 @@
 // `a1 tabs`: list tabs, from the server or, when none runs, from the registry; never starts one.
-import type { Listing } from '../../protocol/messages.js';
+// `--json` prints the versioned ScriptTabs (src/status/scripting.ts).
+import type { ListingEntry } from '../../protocol/messages.js';
 import { SHELL_KIND } from '../../lifecycle/agents.js';
+import { SCRIPT_SCHEMA_VERSION, scriptTab, type ScriptTab, type ScriptTabs } from '../../status/scripting.js';
 import { command } from './entry.js';
 import { existingServer, formatTable, JSON_OPTION, setup, type Common } from './shared.js';
 
 async function listTabs(argv: Common & { json?: boolean }): Promise<number> {
   const { paths, profile } = setup(argv);
   const server = await existingServer(paths, profile);
-  let listing: Listing;
+  let listing: ScriptTabs;
   if (server) {
     try {
-      listing = await server.request('list');
+      const l = await server.request('list');
+      listing = { version: SCRIPT_SCHEMA_VERSION, server: l.server, tabs: l.tabs.map((e, i) => scriptTab(factsOf(e), i + 1)) };
     } finally {
       server.close();
     }
@@ -19,21 +22,15 @@ async function listTabs(argv: Common & { json?: boolean }): Promise<number> {
     const reg = Registry.openReadOnly(paths.stateDir);
     const rows = reg ? reg.listTabs() : [];
     reg?.close();
-    listing = {
-      server: null,
-      // The registry knows the agent kind and session, not what the agent is doing now.
-      tabs: rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        status: r.lifecycle,
-        cwd: r.cwd,
-        holderPid: r.holderPid,
-        childPid: r.childPid,
-        agent: r.kind === SHELL_KIND ? null : { kind: r.kind, state: null, sessionId: r.sessionId },
-        glyph: null,
-        attention: null,
-      })),
-    };
+    // The registry knows the agent kind and session, not what the agent is doing now.
+    const tabs = rows.map((r, i) =>
+      scriptTab(
+        { id: r.id, name: r.name, lifecycle: r.lifecycle, cwd: r.cwd, holderPid: r.holderPid, childPid: r.childPid, exit: r.lastExit,
+          agent: r.kind === SHELL_KIND ? null : { kind: r.kind, state: null, sessionId: r.sessionId } },
+        i + 1,
+      ),
+    );
+    listing = { version: SCRIPT_SCHEMA_VERSION, server: null, tabs };
   }
   if (argv.json) {
     process.stdout.write(JSON.stringify(listing) + '\n');
@@ -44,7 +41,7 @@ async function listTabs(argv: Common & { json?: boolean }): Promise<number> {
     process.stdout.write('No tabs.\n');
     return 0;
   }
-  const agentOf = (t: Listing['tabs'][number]) => (t.agent ? [t.agent.kind, t.attention ?? t.agent.state].filter(Boolean).join(' ') : '-');
+  const agentOf = (t: ScriptTab) => (t.agent ? [t.agent.kind, t.attention ?? t.agent.state].filter(Boolean).join(' ') : '-');
   const rows = [
     ['ID', 'NAME', 'STATUS', 'AGENT', 'CWD', 'HOLDER', 'CHILD'],
     ...listing.tabs.map((t) => [t.id, t.name, t.status, agentOf(t), t.cwd, String(t.holderPid ?? '-'), String(t.childPid ?? '-')]),
@@ -53,10 +50,15 @@ async function listTabs(argv: Common & { json?: boolean }): Promise<number> {
   return 0;
 }
 
+/** The server's wire row in the internal names scriptTab translates. */
+function factsOf(e: ListingEntry) {
+  return { ...e, lifecycle: e.status };
+}
+
 export const tabsCommand = command<Common & { json?: boolean }>({
   path: ['tabs'],
   usage: 'a1 tabs [--json]',
-  summary: 'list tabs: id, name, status, agent and its state, cwd, holder and child pid (never starts a server)',
+  summary: 'list tabs in strip order: id, name, status, agent and its state, cwd, holder and child pid (never starts a server); --json: versioned, see Scripting',
   options: JSON_OPTION,
   run: listTabs,
 });

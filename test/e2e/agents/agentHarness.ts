@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2e, type E2E } from '../harness.js';
-import type { Listing, ListingEntry } from '../../../src/protocol/messages.js';
+import type { ScriptTab as ListingEntry, ScriptTabs as Listing } from '../../../src/status/scripting.js';
 import { ensureAgents, prepareAgentHome, startMockModel, type AgentHome, type AgentName, type MockModel } from '../../agents/rig.js';
 import type { PtyDriver } from '../../helpers/pty.js';
 import { pidsWithEnv, isAlive } from '../../helpers/procs.js';

@@ -185,7 +185,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     await submit(a1, 'run touch approved.txt');
     a1.write(KEY.nextTab);
     await waitForGlyph(a1, 'ag', 'needsInput');
-    expect(await tabEntry(w!.t, id)).toMatchObject({ glyph: 'needsInput', attention: 'needs-input', agent: { state: 'needs-input' } });
+    expect(await tabEntry(w!.t, id)).toMatchObject({ glyph: 'needs-input', attention: 'needs-input', agent: { state: 'needs-input' } });
     a1.write(KEY.prevTab);
     await atDialog(a1);
     expect(await chipGlyph(a1, 'ag')).toBe('needsInput');
@@ -348,7 +348,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     await waitForGlyph(a1, 'ag', 'none');
     expect((await w!.t.run('tabs', 'sleep', id)).code).toBe(0);
     await waitForGlyph(a1, 'ag', 'suspended');
-    await waitForEntry(w!.t, id, (e) => e.status === 'suspended' && e.childPid === null, 'the tab suspended, its child gone');
+    await waitForEntry(w!.t, id, (e) => e.status === 'asleep' && e.childPid === null, 'the tab asleep, its child gone');
     await waitFor(() => tabPids(id).length === 0, { what: 'no process of the sleeping tab' });
     a1.write(KEY.prevTab);
     await atPrompt(a1);

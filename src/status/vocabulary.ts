@@ -1,0 +1,110 @@
+// The words a person reads for a state, declared once (issue 18): the strip's notices, `a1 tabs`,
+// `a1 sessions`, `a1 tabs host status`, their `--json`, `a1 events --json` and the README's table
+// (test/status/vocabulary.test.ts checks it against this list) all say these words. Internal names
+// (the registry's `suspended`, the glyph `needsInput`, a resume record's origin) stay internal and
+// are translated here, in one place.
+import { GLYPH_FRAMES, type Glyph } from './glyphs.js';
+
+/** One user-facing state: its word, the glyph the strip shows for it ('' for none), and what it means. */
+export interface StateWord {
+  readonly word: string;
+  readonly glyph: string;
+  readonly meaning: string;
+}
+
+const still = (g: Glyph): string => GLYPH_FRAMES[g][0] ?? '';
+
+/** A tab's lifecycle (`status` in `a1 tabs`), keyed by the word. */
+export const TAB_STATES = {
+  starting: { word: 'starting', glyph: still('starting'), meaning: 'its program is starting' },
+  running: { word: 'running', glyph: '', meaning: 'its program runs (the agent glyph says what it does)' },
+  asleep: { word: 'asleep', glyph: still('suspended'), meaning: 'checkpointed and stopped (`/sleep`, idle); viewing it or a key resumes its session' },
+  exited: { word: 'exited', glyph: '', meaning: 'its program ended with status 0; `r` starts it again' },
+  failed: { word: 'failed', glyph: still('error'), meaning: 'its program crashed three times in ten minutes, or could not start' },
+} as const satisfies Record<string, StateWord>;
+export type TabStateWord = keyof typeof TAB_STATES;
+
+/** The registry's lifecycle names (src/server/core/types.ts Lifecycle) as people read them. */
+const TAB_STATE_OF: Readonly<Record<string, TabStateWord>> = {
+  starting: 'starting',
+  running: 'running',
+  suspended: 'asleep',
+  exited: 'exited',
+  failed: 'failed',
+};
+
+/** The word for a tab's internal lifecycle; an unknown one is shown as it is. */
+export function tabStateWord(lifecycle: string): string {
+  return TAB_STATE_OF[lifecycle] ?? lifecycle;
+}
+
+/** What the chip's glyph says (`glyph` in `a1 tabs --json` and events), keyed by the word. */
+export const GLYPH_STATES = {
+  none: { word: 'none', glyph: '', meaning: 'nothing to report (a shell, or an idle agent)' },
+  starting: { word: 'starting', glyph: still('starting'), meaning: 'starting (spins, dimmed)' },
+  working: { word: 'working', glyph: still('working'), meaning: 'the agent works (spins)' },
+  'needs-input': { word: 'needs-input', glyph: still('needsInput'), meaning: 'the agent asks you something' },
+  done: { word: 'done', glyph: still('done'), meaning: 'the agent finished while you were elsewhere (cleared once any terminal views the tab)' },
+  error: { word: 'error', glyph: still('error'), meaning: 'the agent or its program failed' },
+  asleep: { word: 'asleep', glyph: still('suspended'), meaning: 'the tab sleeps' },
+  unresponsive: { word: 'unresponsive', glyph: still('unresponsive'), meaning: 'the agent stopped answering its heartbeat' },
+  stalled: { word: 'stalled', glyph: still('stalled'), meaning: 'working with no progress for `tabsStallNoticeSeconds`' },
+} as const satisfies Record<string, StateWord>;
+export type GlyphWord = keyof typeof GLYPH_STATES;
+
+const GLYPH_WORD_OF: Readonly<Record<Glyph, GlyphWord>> = {
+  none: 'none',
+  starting: 'starting',
+  working: 'working',
+  needsInput: 'needs-input',
+  done: 'done',
+  error: 'error',
+  suspended: 'asleep',
+  unresponsive: 'unresponsive',
+  stalled: 'stalled',
+};
+
+/** The word for an internal glyph name, null for none known. */
+export function glyphWord(glyph: string | null | undefined): GlyphWord | null {
+  return glyph ? (GLYPH_WORD_OF[glyph as Glyph] ?? null) : null;
+}
+
+/** Why a tab wants its user (`attention`): the glyphs that ask for you. */
+export const ATTENTION_WORDS = ['needs-input', 'done', 'error'] as const satisfies readonly GlyphWord[];
+export type AttentionWord = (typeof ATTENTION_WORDS)[number];
+
+export function attentionWord(glyph: string | null | undefined): AttentionWord | null {
+  const w = glyphWord(glyph);
+  return (ATTENTION_WORDS as readonly string[]).includes(w ?? '') ? (w as AttentionWord) : null;
+}
+
+/** An agent session's state (`a1 sessions`), keyed by the word. */
+export const SESSION_STATES = {
+  open: { word: 'open', glyph: '', meaning: 'a tab holds it' },
+  asleep: { word: 'asleep', glyph: still('suspended'), meaning: 'the tab holding it sleeps' },
+  resumable: { word: 'resumable', glyph: '', meaning: 'no tab holds it; its resume record reopens it (`a1 --session ID`)' },
+  closed: { word: 'closed', glyph: '', meaning: 'its tab was closed (history)' },
+  reboot: { word: 'reboot', glyph: '', meaning: 'its tab was lost to a reboot (history)' },
+  expired: { word: 'expired', glyph: '', meaning: 'its resume record expired (history)' },
+} as const satisfies Record<string, StateWord>;
+export type SessionStateWord = keyof typeof SESSION_STATES;
+
+/** A session's word: held by a live tab (asleep when that tab sleeps), else its record or history. */
+export function sessionStateWord(s: { tabLifecycle: string | null; fromRecord: boolean; historyReason: string | null }): string {
+  if (s.tabLifecycle !== null) return tabStateWord(s.tabLifecycle) === 'asleep' ? 'asleep' : 'open';
+  if (s.fromRecord) return 'resumable';
+  return s.historyReason ?? 'resumable';
+}
+
+/** The README's state table, between `<!-- begin states -->` and `<!-- end states -->`
+ * (test/status/vocabulary.test.ts checks the README says exactly this). */
+export function vocabularyTable(): string {
+  const rows: string[] = ['| where | word | glyph | meaning |', '|---|---|---|---|'];
+  const add = (where: string, list: Record<string, StateWord>) => {
+    for (const s of Object.values(list)) rows.push(`| ${where} | \`${s.word}\` | ${s.glyph ? `\`${s.glyph}\`` : ''} | ${s.meaning} |`);
+  };
+  add('tab', TAB_STATES);
+  add('chip', GLYPH_STATES);
+  add('session', SESSION_STATES);
+  return rows.join('\n') + '\n';
+}
