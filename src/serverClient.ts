@@ -110,6 +110,11 @@ export class ServerClient {
     }
   }
 
+  /** Whether the server has a plane-wide method (e.g. `watch`): an older one may lack it. */
+  has(method: string): boolean {
+    return this.methods.has(method);
+  }
+
   /** Whether the server serves `op`: an older server may lack an op this client knows. */
   serves(op: string): boolean {
     return this.methods.serves(op);

@@ -9,6 +9,9 @@ import type { HistoryPage, SearchResult } from './history.js';
 /** Control plane: client ⇄ server. */
 export const controlSchema = defineSchema({
   subscribe: { clientId: 'string', cols: 'int', rows: 'int' },
+  /** Watch the tabs without attaching (`a1 events`): the snapshot and every change after it, and
+   * nothing else; a watcher is no client of the core (never a controller, never keeps it up). */
+  watch: {},
   snapshot: { rev: 'int', epoch: 'int', serverPid: 'int', tabs: 'any', notices: 'string[]', viewedTab: 'string?' },
   tab: { rev: 'int', tab: 'object' },
   tabStatus: { tab: 'object' },
@@ -148,7 +151,7 @@ export type ControlMessage = MessageOf<
   }
 >;
 /** What a client sends on the control plane; the server sends the rest. */
-export const CONTROL_TO_SERVER = ['subscribe', 'request'] as const;
+export const CONTROL_TO_SERVER = ['subscribe', 'watch', 'request'] as const;
 export type ControlToServer = Extract<ControlMessage, { t: (typeof CONTROL_TO_SERVER)[number] }>;
 export type ControlToClient = Exclude<ControlMessage, ControlToServer>;
 

@@ -38,6 +38,8 @@ interface ClientSession {
   conn: ClientConnection;
   /** It stopped reading: topology waits until it drains, then comes whole (clientQueueBytes). */
   behind: boolean;
+  /** It watches (`a1 events`): told everything a subscriber is told, attached to nothing. */
+  watcher: boolean;
 }
 
 /** A request the core was handed, with its connection's id for the reply. */
@@ -130,7 +132,7 @@ export class ClientHub {
     const conn: ClientConnection = new Connection(socket, controlSchema);
     acceptHandshake(conn, {
       role: 'server',
-      methods: controlMethods(['topology', 'tickets', 'host'], this.ops),
+      methods: controlMethods(['topology', 'tickets', 'host', 'watch'], this.ops),
       keyFor: (auth) => (auth.role === 'client' ? this.d.clientToken : new ProtocolError('auth', 'Unknown role.')),
     }).then(
       () => this.addClient(conn),
@@ -142,7 +144,7 @@ export class ClientHub {
   }
 
   private addClient(conn: ClientConnection): void {
-    const session: ClientSession = { id: '', coreId: null, conn, behind: false };
+    const session: ClientSession = { id: '', coreId: null, conn, behind: false, watcher: false };
     this.clients.set(conn, session);
     // A newer client's message this server lacks is dropped; the connection goes on (SPEC §6).
     const offSkipped = conn.onSkipped(() => {
@@ -158,6 +160,9 @@ export class ClientHub {
       switch (m.t) {
         case 'subscribe':
           return this.subscribe(session, m.clientId);
+        case 'watch':
+          session.watcher = true;
+          return session.conn.send(this.snapshot());
         case 'request':
           if (!session.coreId) this.attach(session, `cli${++this.anonymous}`);
           return this.handleRequest(session, m.id, m.op, m.args);
@@ -171,7 +176,11 @@ export class ClientHub {
   private subscribe(session: ClientSession, clientId: string): void {
     session.id = clientId;
     this.attach(session, session.id);
-    session.conn.send({
+    session.conn.send(this.snapshot());
+  }
+
+  private snapshot(): Extract<ControlToClient, { t: 'snapshot' }> {
+    return {
       t: 'snapshot',
       rev: this.d.state().rev,
       epoch: this.d.epoch,
@@ -179,7 +188,7 @@ export class ClientHub {
       tabs: this.tabInfos(),
       notices: this.d.notices,
       viewedTab: this.d.registry.getMeta('last_viewed_tab') ?? undefined,
-    });
+    };
   }
 
   private attach(session: ClientSession, coreId: string): void {
@@ -278,7 +287,7 @@ export class ClientHub {
 
   broadcast(msg: ControlToClient): void {
     for (const c of this.clients.values()) {
-      if (!c.id) continue;
+      if (!c.id && !c.watcher) continue;
       // The host stopping is never held back: a client that missed it would start a new server.
       if (msg.t !== 'hostStopping' && (c.behind || this.fallsBehind(c))) continue;
       c.conn.send(msg);

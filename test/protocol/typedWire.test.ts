@@ -49,7 +49,7 @@ describe('the typed wire', () => {
     expectTypeOf<Extract<ControlToClient, { t: 'snapshot' }>['tabs']>().toEqualTypeOf<TabInfo[]>();
     expectTypeOf<Extract<ControlToClient, { t: 'snapshot' }>['viewedTab']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<Extract<FromHolder, { t: 'state' }>['state']>().toEqualTypeOf<HolderState>();
-    expectTypeOf<ControlToServer['t']>().toEqualTypeOf<'subscribe' | 'request'>();
+    expectTypeOf<ControlToServer['t']>().toEqualTypeOf<'subscribe' | 'watch' | 'request'>();
   });
 
   it('a typed connection sends only its own direction (checked by the compiler)', () => {

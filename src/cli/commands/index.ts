@@ -12,6 +12,7 @@ import { tabsDoctorCommand } from './tabsDoctor.js';
 import { hostStopCommand } from './hostStop.js';
 import { configCheckCommand, configPathCommand, hostReloadCommand } from './config.js';
 import { sessionsCommand } from './sessions.js';
+import { eventsCommand } from './events.js';
 import { statusCommand } from './status.js';
 import { hooksInstallCommand, hooksUninstallCommand } from './hooks.js';
 import { sendCommand } from './send.js';
@@ -31,6 +32,7 @@ export const COMMANDS: readonly FormEntry[] = [
   hostStopCommand,
   hostReloadCommand,
   sessionsCommand,
+  eventsCommand,
   statusCommand,
   hooksInstallCommand,
   hooksUninstallCommand,
