@@ -12,8 +12,15 @@ afterEach(async () => {
   await t?.teardown();
 });
 
+interface ExitRecord {
+  reason: string;
+  detail: Record<string, unknown>;
+}
+
+/** Host status lists a1's own crashes apart from tab programs that ended by themselves. */
 interface HostStatus {
-  crashes: { reason: string; detail: Record<string, unknown> }[];
+  crashes: ExitRecord[];
+  programExits: ExitRecord[];
 }
 
 async function hostStatus(): Promise<HostStatus> {
@@ -22,7 +29,10 @@ async function hostStatus(): Promise<HostStatus> {
   return JSON.parse(r.stdout) as HostStatus;
 }
 
-const childExits = async () => (await hostStatus()).crashes.filter((c) => c.reason === 'child-exit');
+const childExits = async () => {
+  const s = await hostStatus();
+  return [...s.crashes, ...s.programExits].filter((c) => c.reason === 'child-exit');
+};
 
 describe('a shell tab whose shell exits', () => {
   it('`exit` closes it and writes no crash record; the last tab leaves `+` and a hint', async () => {
