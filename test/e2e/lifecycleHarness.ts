@@ -13,6 +13,7 @@ import { waitFor } from '../helpers/wait.js';
 import { listing, stateDir, stripPlaces, waitForStrip, type E2E, type Listing } from './harness.js';
 import { KEY, livePids, runDir } from './harness.js';
 import type { PtyDriver } from '../helpers/pty.js';
+import { escapeRegExp } from '../helpers/regex.js';
 
 export const FAKE_AGENT = path.join(REPO_ROOT, 'test', 'fixtures', 'fake-agent.mjs');
 
@@ -254,9 +255,6 @@ export function serverSocketExists(t: E2E): boolean {
   return fs.existsSync(path.join(runDir(t), 'server.sock'));
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Runs `/text` in the command prompt (Alt+;): opens it, types `/text`, waits until it shows the line,
  * presses Enter and waits until it has closed. Rows below the strip hold the prompt's box. */

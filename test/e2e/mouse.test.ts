@@ -23,6 +23,7 @@ import {
 import { PtyDriver, a1Argv } from '../helpers/pty.js';
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
+import { escapeRegExp } from '../helpers/regex.js';
 
 const ESC = '\x1b';
 /** The drop marker the strip shows while a chip is dragged. */
@@ -78,7 +79,7 @@ function waitForBelowStrip(a1: PtyDriver, re: RegExp, what: string): Promise<str
 
 /** The menu's row for `label`: the label alone between the box's sides, maybe marked `•`. */
 function menuRow(label: string, marked = false): RegExp {
-  return new RegExp(`│ ${marked ? '•' : ' '} ${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +│`);
+  return new RegExp(`│ ${marked ? '•' : ' '} ${escapeRegExp(label)} +│`);
 }
 
 describe('mouse on the strip', () => {

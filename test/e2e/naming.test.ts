@@ -5,6 +5,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, it, expect, afterEach } from 'vitest';
 import { e2e, listing, PROMPT_SEEN, stateDir, waitForListing, waitForStrip, type E2E } from './harness.js';
+import { a1Argv } from '../helpers/pty.js';
+import { runPromptCommand } from './lifecycleHarness.js';
 import { waitFor } from '../helpers/wait.js';
 
 let t: E2E;
@@ -63,6 +65,24 @@ describe('automatic tab names', () => {
     await waitForListing(t, ['other-title', 'mine']);
     expect(nameSources()).toEqual({ 'other-title': 'auto', mine: 'user' });
     expect((await listing(t)).tabs.find((x) => x.id === mine.stdout.trim())?.name).toBe('mine');
+  });
+
+  it('a name given by rename stays when the agent then reports a name over the bridge', async () => {
+    t = e2e({ tabsAutoName: true });
+    const a1 = t.attach();
+    await waitForStrip(a1, ['bash'], 'bash');
+    const report = (state: string, name: string) =>
+      a1Argv('status', state, '--agent', 'generic', '--name', name).map((a) => `'${a}'`).join(' ');
+    // Unnamed, the tab takes the name its agent reports.
+    a1.write(`${report('idle', 'First report')}\r`);
+    await waitForListing(t, ['first-report']);
+    // The user renames it; a later report (seen by its state) leaves the user's name.
+    await runPromptCommand(a1, 'name mine');
+    await waitForListing(t, ['mine']);
+    a1.write(`${report('working', 'Second report')}\r`);
+    await waitFor(async () => ((await listing(t)).tabs[0].agent?.state === 'working' ? true : null), { what: 'the second report taken' });
+    expect((await listing(t)).tabs.map((x) => x.name)).toEqual(['mine']);
+    expect(nameSources()).toEqual({ mine: 'user' });
   });
 
   it('is off with tabsAutoName false: agent, agent 2', async () => {

@@ -19,6 +19,7 @@ import {
 import type { PtyDriver } from '../helpers/pty.js';
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
+import { escapeRegExp } from '../helpers/regex.js';
 
 const F2 = '\x1bOQ';
 const ESC = '\x1b';
@@ -65,13 +66,10 @@ function waitForGone(a1: PtyDriver, re: RegExp, what: string): Promise<string[]>
   return a1.waitForScreen((lines) => !lines.slice(1).some((l) => re.test(l)), undefined, what);
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** The prompt's input row holding `line` (the box's left side, a blank, then the line). */
 function promptRow(line: string): RegExp {
-  return new RegExp(`│ ${escape(line)}(?: |│|$)`);
+  return new RegExp(`│ ${escapeRegExp(line)}(?: |│|$)`);
 }
 
 /** The prompt key, then waits until the prompt is open, empty. */
@@ -104,7 +102,7 @@ async function openEditor(a1: PtyDriver): Promise<void> {
 
 /** A picker row: the viewed mark, a glyph column, the name, then the status word and the cwd. */
 function pickerRow(name: string, status: string, cwd: string, glyph = ' '): RegExp {
-  return new RegExp(`[• ] ${escape(glyph)} ${escape(name)} +${escape(status)} +${escape(cwd)}`);
+  return new RegExp(`[• ] ${escapeRegExp(glyph)} ${escapeRegExp(name)} +${escapeRegExp(status)} +${escapeRegExp(cwd)}`);
 }
 
 describe('F2 inline rename', () => {

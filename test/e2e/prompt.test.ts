@@ -6,6 +6,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { e2e, KEY, PROMPT_SEEN, waitForListing, type E2E } from './harness.js';
 import { PtyDriver, a1Argv } from '../helpers/pty.js';
 import { COMMANDS, commandUsage } from '../../src/app/overlays/commands.js';
+import { escapeRegExp } from '../helpers/regex.js';
 
 const ESC = '\x1b';
 const PICKER = /type to filter · Enter views · Esc closes/;
@@ -19,13 +20,10 @@ afterEach(async () => {
   await t?.teardown();
 });
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** The prompt's input row holding exactly `line` (the box's side, a blank, the line, blanks, the side). */
 function promptRow(line: string): RegExp {
-  return new RegExp(`│ ${escape(line)} *│`);
+  return new RegExp(`│ ${escapeRegExp(line)} *│`);
 }
 
 /** What the overlay box's rows hold, inside its sides, below the strip. */
