@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, afterEach } from 'vitest';
-import { e2e, KEY, listing, probeViewed, PROMPT_SEEN, waitForStrip, type E2E } from './harness.js';
+import { e2e, KEY, listing, logEntries, probeViewed, PROMPT_SEEN, waitForStrip, type E2E } from './harness.js';
 import { argvOf, tabProcesses } from './lifecycleHarness.js';
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
@@ -27,6 +27,19 @@ function signal(pid: number, sig: NodeJS.Signals): void {
   } catch {
     // Already gone.
   }
+}
+
+/** For a failure of the "delivery uncertain" test: what each reader read, and the holder's and
+ * server's log events in order (the logs hold no terminal content). */
+function whatTheReadersGot(): string {
+  const read = (n: number) => {
+    const file = homePath(`got.${n}`);
+    if (!fs.existsSync(file)) return `got.${n}: none`;
+    const bytes = fs.readFileSync(file, 'latin1');
+    return `got.${n}: ${bytes.length} bytes, ${bytes.replace(/p/g, '').length} not "p", starting ${JSON.stringify(bytes.slice(0, 12))}`;
+  };
+  const events = (file: RegExp) => logEntries(t, file).map((e) => `${e.event}${e.level === 'info' ? '' : `(${e.level})`}`).join(' ');
+  return [read(1), read(2), `holder: ${events(/^holder-/)}`, `server: ${events(/^server/)}`].join('\n');
 }
 
 function homePath(name: string): string {
@@ -159,7 +172,9 @@ describe('flow control', () => {
     await a1.waitForText('ONCE-UP 1');
     // Far more than the PTY holds: most of it is still queued when the first reader ends.
     paste(a1, 'p'.repeat(400 * 1024));
-    await a1.waitForText('delivery uncertain');
+    await a1.waitForText('delivery uncertain').catch((err: Error) => {
+      throw new Error(`${err.message}\n${whatTheReadersGot()}`);
+    });
     // The crash restarts it; what the first one left unread never reaches the second.
     await a1.waitForText('ONCE-UP 2');
     const got2 = () => (fs.existsSync(homePath('got.2')) ? fs.readFileSync(homePath('got.2'), 'latin1') : '');
