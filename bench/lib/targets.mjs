@@ -40,6 +40,9 @@ export const TARGETS = [
   // Issue 8: a notch drawn within one 60 Hz frame holds 60 frames per second.
   { name: 'scroll 10k p95', label: 'wheel notch to its view in 10,000 lines, p95 (a1)', unit: 'ms', atMost: 1000 / 60, value: (m) => a1Median(m, 'history', 'scrollP95') },
   { name: 'search 10k p95', label: 'search of 10,000 lines, every match, p95 (a1)', unit: 'ms', atMost: 100, value: (m) => a1Median(m, 'history', 'searchP95') },
+  // Issue 19: what a1 adds to typing into the real Claude Code, over the same agent run directly in the same run.
+  { name: 'agent typing p50', label: 'typing into Claude Code, key to echo, a1 over direct, p50', unit: 'ms', atMost: 2, value: (m) => a1Median(m, 'agent-typing', 'addedP50') },
+  { name: 'agent typing p99', label: 'typing into Claude Code, key to echo, a1 over direct, p99', unit: 'ms', atMost: 5, value: (m) => a1Median(m, 'agent-typing', 'addedP99') },
 ];
 
 function metricOf(measures, measure, key) {

@@ -6,6 +6,7 @@
 // reported in its own table against tmux, outside the targets.
 // Lower is better for every metric, so the ratio a1/tmux reads the same way for all.
 
+import { agentTyping } from './agentTyping.mjs';
 import { attach } from './attach.mjs';
 import { echo } from './echo.mjs';
 import { echoFloor } from './echoFloor.mjs';
@@ -18,4 +19,4 @@ import { recovery } from './recovery.mjs';
 import { restart } from './restart.mjs';
 import { throughput } from './throughput.mjs';
 
-export const MEASURES = [throughput, echo, echoFloor, flood, hung, attach, memory, restart, recovery, history, hooks];
+export const MEASURES = [throughput, echo, echoFloor, flood, hung, attach, memory, restart, recovery, history, hooks, agentTyping];
