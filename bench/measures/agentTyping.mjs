@@ -3,8 +3,9 @@
 // Code run directly in that PTY and for Claude Code in an a1 tab viewed by an a1 client in the
 // same kind of PTY (120x40), in the same run. Judged on what a1 adds: a1 minus direct.
 //
-// Both start together and are typed into in alternating batches, so a machine that warms, cools
-// or gets busier meanwhile weighs on both alike. Keys wait for their echo, as echo.mjs does, and
+// Both start together and are typed into key by key in turn (one key here, the same key there),
+// so a machine that gets busier or quieter meanwhile, as a shared one does from second to second,
+// weighs on both alike. Keys wait for their echo, as echo.mjs does, and
 // the echo is found on the parsed screen: the input row `❯ <typed so far>` (distinct keys, so it
 // only holds once the newest key is drawn). Enter is never pressed: no prompt reaches the model.
 // a1 only (no tmux driver); 'not run' with the reason when the pinned Claude Code is not installed.
@@ -22,8 +23,8 @@ import { INSTANCE_MARKER } from '../lib/systems.mjs';
 
 /** Keys measured per side and round: a p99 that is not the single worst key, in about a minute a round. */
 const KEYS_PER_SIDE = 150;
-/** Keys per batch: one input line, shorter than the box, so it never wraps. */
-const BATCH_KEYS = 50;
+/** Keys per line, erased after: shorter than the input box, so it never wraps. */
+const LINE_KEYS = 50;
 /** Claude Code keeps loading for a while after its prompt shows: its first keys echo late. */
 const WARMUP_KEYS = 20;
 /** A person's irregular typing rhythm, as echo.mjs types. */
@@ -52,20 +53,27 @@ async function clearInput(client) {
   await client.waitForScreen((lines) => !lines.some((line) => line.includes(start)), { timeoutMs: KEY_TIMEOUT_MS, what: 'the input line to be erased' });
 }
 
-/** Types `count` keys (at most one line) into an empty input box; the echo latencies in ms. */
-async function typeLine(client, count, random) {
-  const samples = [];
-  let typed = '';
+/** Types key `i` of the line into `client`'s input box, which shows keys `0..i-1`; its echo latency in ms. */
+async function typeKey(client, i) {
+  const expected = `${INPUT_MARK}${KEY_CYCLE.slice(0, i + 1)}`;
+  const echoed = shows(client, (line) => line.includes(expected), `the echo of key ${i + 1}`);
+  const sent = client.write(KEY_CYCLE[i]);
+  const { at } = await echoed;
+  return at - sent;
+}
+
+/**
+ * Types one line of `count` keys into each side's empty input box, key by key in turn (who goes
+ * first alternates), then erases them; adds the echo latencies in ms to `samples[side]`.
+ */
+async function typeLines(sides, order, count, random, samples) {
   for (let i = 0; i < count; i++) {
-    const expected = `${INPUT_MARK}${(typed += KEY_CYCLE[i])}`;
-    const echoed = shows(client, (line) => line.includes(expected), `the echo of key ${i + 1}`);
-    const sent = client.write(KEY_CYCLE[i]);
-    const { at } = await echoed;
-    samples.push(at - sent);
-    await delay(PAUSE_MIN_MS + random() * (PAUSE_MAX_MS - PAUSE_MIN_MS));
+    for (const name of i % 2 === 0 ? order : [...order].reverse()) {
+      samples[name].push(await typeKey(sides[name], i));
+      await delay(PAUSE_MIN_MS + random() * (PAUSE_MAX_MS - PAUSE_MIN_MS));
+    }
   }
-  await clearInput(client);
-  return samples;
+  for (const name of order) await clearInput(sides[name]);
 }
 
 /** `a1 new --agent claude`: the tab (and the server) start while the direct side starts too. */
@@ -89,7 +97,7 @@ function dismissFirstRunHint(a1Home) {
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const summary = (samples) => ({ p50: percentile(samples, 50), p99: percentile(samples, 99) });
 
-/** One round: both sides started, warmed up and typed into in alternating batches. */
+/** One round: both sides started, warmed up and typed into key by key in turn. */
 async function measureAgentTyping(ctx, input) {
   const missing = claudeMissing();
   if (missing) throw new Error(`not run: ${missing}`);
@@ -119,13 +127,10 @@ async function measureAgentTyping(ctx, input) {
     // Alternating which side goes first keeps either from always typing on a fresher machine.
     const order = round % 2 === 1 ? ['direct', 'a1'] : ['a1', 'direct'];
     const typingAt = performance.now();
-    for (const name of order) await typeLine(sides[name], WARMUP_KEYS, seededRandom(PAUSE_SEED));
+    const random = seededRandom(PAUSE_SEED);
+    await typeLines(sides, order, WARMUP_KEYS, random, { direct: [], a1: [] });
     const samples = { direct: [], a1: [] };
-    const randoms = { direct: seededRandom(PAUSE_SEED), a1: seededRandom(PAUSE_SEED) };
-    for (let batch = 0; batch < Math.ceil(KEYS_PER_SIDE / BATCH_KEYS); batch++) {
-      const count = Math.min(BATCH_KEYS, KEYS_PER_SIDE - batch * BATCH_KEYS);
-      for (const name of batch % 2 === 0 ? order : [...order].reverse()) samples[name].push(...(await typeLine(sides[name], count, randoms[name])));
-    }
+    for (let typed = 0; typed < KEYS_PER_SIDE; typed += LINE_KEYS) await typeLines(sides, order, Math.min(LINE_KEYS, KEYS_PER_SIDE - typed), random, samples);
     ctx.log(`agent-typing: both took keys after ${seconds(typingAt - startedAt)}, typing took ${seconds(performance.now() - typingAt)}`);
     const alone = summary(samples.direct);
     const viaA1 = summary(samples.a1);
