@@ -43,6 +43,8 @@ export const TARGETS = [
   // Issue 19: what a1 adds to typing into the real Claude Code, over the same agent run directly in the same run.
   { name: 'agent typing p50', label: 'typing into Claude Code, key to echo, a1 over direct, p50', unit: 'ms', atMost: 2, value: (m) => a1Median(m, 'agent-typing', 'addedP50') },
   { name: 'agent typing p99', label: 'typing into Claude Code, key to echo, a1 over direct, p99', unit: 'ms', atMost: 5, value: (m) => a1Median(m, 'agent-typing', 'addedP99') },
+  // Issue 19: many tabs cost little while nobody types, and 50 tabs feel like 5 (ratios from the same round).
+  ...manyTabsTargets(),
 ];
 
 function metricOf(measures, measure, key) {
@@ -85,4 +87,18 @@ export function formatFigure(value, unit) {
 
 export function formatBound(judged) {
   return `${judged.bounded === 'atMost' ? '≤' : '≥'} ${formatFigure(judged.bound, judged.unit)}`;
+}
+
+/** Issue 19's many-tabs rows (measures/manyTabs.mjs): idle CPU per 10 tabs, and 50 tabs against 5. */
+function manyTabsTargets() {
+  const cpu = (key, label) => ({ name: `idle CPU, ${label}`, label: `server + holders CPU while nobody types, ${label}, per 10 tabs (a1)`, unit: '%', atMost: 2, value: (m) => a1Median(m, 'many-tabs', key) });
+  const vsFew = (key, name, label) => ({ name: `50 tabs: ${name}`, label: `${label} with 50 tabs / with 5 (a1)`, unit: 'x', atMost: 1.2, value: (m) => a1Median(m, 'many-tabs', key) });
+  return [
+    cpu('cpu20', '20 tabs, one client'),
+    cpu('cpu50', '50 tabs, one client'),
+    cpu('cpu50NoClient', '50 tabs, no client'),
+    vsFew('attachRatio', 'attach p95', 'attach to a full screen p95'),
+    vsFew('stripRatio', 'strip redraw', 'strip redraw on a status change'),
+    vsFew('tabsRatio', 'a1 tabs p95', '`a1 tabs` p95'),
+  ];
 }

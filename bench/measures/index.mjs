@@ -14,9 +14,10 @@ import { flood } from './flood.mjs';
 import { history } from './history.mjs';
 import { hooks } from './hooks.mjs';
 import { hung } from './hung.mjs';
+import { manyTabs } from './manyTabs.mjs';
 import { memory } from './memory.mjs';
 import { recovery } from './recovery.mjs';
 import { restart } from './restart.mjs';
 import { throughput } from './throughput.mjs';
 
-export const MEASURES = [throughput, echo, echoFloor, flood, hung, attach, memory, restart, recovery, history, hooks, agentTyping];
+export const MEASURES = [throughput, echo, echoFloor, flood, hung, attach, memory, restart, recovery, history, hooks, agentTyping, manyTabs];
