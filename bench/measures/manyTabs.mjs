@@ -161,17 +161,22 @@ async function settle(ctx, pids) {
   }
 }
 
-/** % of one core per 10 tabs taken by `pids` over the window; `extra` pids reported apart, as % of one core. */
+/**
+ * % of one core per 10 tabs taken by `pids` over the window, and by the server alone (`pids[0]`);
+ * `extra` pids (a client) reported apart, as % of one core.
+ */
 async function cpuWindow(log, pids, tabs, ticksPerSecond, extra = []) {
   const startTicks = cpuTicksOf(pids);
+  const startServer = cpuTicks(pids[0]);
   const startExtra = cpuTicksOf(extra);
   const startedAt = performance.now();
   await delay(CPU_WINDOW_MS);
   const seconds = (performance.now() - startedAt) / 1000;
   const share = (ticks) => (100 * ticks) / ticksPerSecond / seconds;
   const perTenTabs = share(cpuTicksOf(pids) - startTicks) / (tabs / PER_TABS);
-  log(`many tabs: ${tabs} tabs${extra.length > 0 ? ', one client' : ''}: server + holders ${perTenTabs.toFixed(2)}% of one core per ${PER_TABS} tabs`);
-  return { perTenTabs, extra: share(cpuTicksOf(extra) - startExtra) };
+  const serverPerTenTabs = share(cpuTicks(pids[0]) - startServer) / (tabs / PER_TABS);
+  log(`many tabs: ${tabs} tabs, ${extra.length} client(s): server + holders ${perTenTabs.toFixed(2)}% (server ${serverPerTenTabs.toFixed(2)}%) of one core per ${PER_TABS} tabs`);
+  return { perTenTabs, serverPerTenTabs, extra: share(cpuTicksOf(extra) - startExtra) };
 }
 
 function attachClient(ctx, env, tabId) {
@@ -306,6 +311,8 @@ async function manyTabsRound(ctx, ticksPerSecond) {
         cpu20: some.perTenTabs,
         cpu50: many.perTenTabs,
         cpu50NoClient: unviewed.perTenTabs,
+        cpu20Server: some.serverPerTenTabs,
+        cpu50Server: many.serverPerTenTabs,
         clientCpu50: many.extra,
         attach5: few.attach,
         attach50: lots.attach,
@@ -329,6 +336,9 @@ export const manyTabs = {
     { key: 'cpu20', label: `${SOME} tabs printing a line a second, one client: server + holders CPU, % of one core per ${PER_TABS} tabs`, unit: '%' },
     { key: 'cpu50', label: `${MANY} tabs printing a line a second, one client: server + holders CPU, % of one core per ${PER_TABS} tabs`, unit: '%' },
     { key: 'cpu50NoClient', label: `${MANY} tabs printing a line a second, no client: server + holders CPU, % of one core per ${PER_TABS} tabs`, unit: '%' },
+    // The server's part of the two rows above: its periodic work need not grow with the tabs.
+    { key: 'cpu20Server', label: `${SOME} tabs, one client: the server alone, % of one core per ${PER_TABS} tabs`, unit: '%' },
+    { key: 'cpu50Server', label: `${MANY} tabs, one client: the server alone, % of one core per ${PER_TABS} tabs`, unit: '%' },
     { key: 'clientCpu50', label: `${MANY} tabs: the viewing client's own CPU, % of one core`, unit: '%' },
     { key: 'attach5', label: `attach to a full screen p95 with ${FEW} tabs (${ATTACH_RUNS} runs)`, unit: 'ms' },
     { key: 'attach50', label: `attach to a full screen p95 with ${MANY} tabs (${ATTACH_RUNS} runs)`, unit: 'ms' },
