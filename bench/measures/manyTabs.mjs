@@ -8,7 +8,8 @@
 //     attached client's strip shows its chip's glyph, median), and `a1 tabs` wall time p95.
 // Tab 1 holds the full screen for the attaches (its program then sleeps, so it does not print);
 // tab 2 runs lib/statusTicker.mjs, whose waiting `a1 status --hook` is released by a signal; the
-// viewing client watches tab 3, next to it, so tab 2's chip stays on the strip.
+// viewing client watches tab 3, next to it, so tab 2's chip stays on the strip. The rest are opened
+// with the new-tab key and run the printer as the profile's tabCommand, with tabsMax raised to 50.
 
 import fs from 'node:fs';
 import path from 'node:path';
