@@ -25,9 +25,16 @@ const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
 
 const USAGE = `usage: node bench/run.mjs [--rounds N] [--only NAME[,NAME]] [--keys N] [--a1 PATH]
   --rounds N   rounds per measure and system; the table shows the median (default ${DEFAULT_ROUNDS})
-  --only NAME  run only these measures: ${MEASURES.map((m) => m.name).join(', ')}
-  --keys N     keys typed per echo-latency run: echo, and each phase of flood and hung (default ${DEFAULT_KEYS})
+  --only NAME  run only these measures (default: all, in this order):
+${MEASURES.map((m) => `                 ${m.name.padEnd(12)} ${describe(m)}`).join('\n')}
+  --keys N     keys typed per echo-latency run of echo and echo-floor; each phase of flood and hung
+               types half as many (default ${DEFAULT_KEYS})
   --a1 PATH    the a1 entry to run with node (default: this checkout's bin/a1)`;
+
+/** A measure's one-line description for --help: its own, else its title or first metric. */
+function describe(measure) {
+  return measure.description ?? measure.title ?? measure.metrics[0]?.label ?? '';
+}
 
 function parseOptions(argv) {
   const { values } = parseArgs({
@@ -81,28 +88,40 @@ async function main() {
   const ctx = { runId, runDir, cols: COLS, rows: ROWS, keys: options.keys, a1Bin: options.a1Bin, log };
   const startedAt = new Date().toISOString();
   const collected = {};
+  /** Wall time per measure (prepare and every round), to see which measure the run's length goes to. */
+  const seconds = {};
   try {
     const inputs = {};
     for (const measure of options.measures) {
-      inputs[measure.name] = await measure.prepare(ctx);
       collected[measure.name] = { rounds: Object.fromEntries(Object.keys(measure.drivers).map((system) => [system, []])), errors: [] };
+      seconds[measure.name] = 0;
+      const preparedAt = performance.now();
+      try {
+        inputs[measure.name] = await measure.prepare(ctx);
+      } catch (error) {
+        // One measure that cannot be set up is reported as failed; the others still run.
+        collected[measure.name].errors.push({ system: 'all', round: 0, message: `prepare: ${error.message}` });
+        log(`${measure.name} prepare failed: ${error.message}`);
+      }
+      seconds[measure.name] += (performance.now() - preparedAt) / 1000;
     }
     for (let round = 1; round <= options.rounds; round++) {
-      for (const measure of options.measures) {
-        // Alternating who goes first keeps a warming or cooling machine from favouring one side.
-        const order = (round % 2 === 1 ? SYSTEMS : [...SYSTEMS].reverse()).filter(({ name }) => measure.drivers[name]);
-        for (const { name: system } of order) {
+      for (const measure of options.measures.filter((m) => m.name in inputs)) {
+        const measureStart = performance.now();
+        for (const system of runOrder(measure, round)) {
           const label = `round ${round}/${options.rounds} ${measure.name} ${system}`;
           log(`${label} ...`);
+          const driverStart = performance.now();
           try {
             const value = await measure.drivers[system](ctx, inputs[measure.name]);
             collected[measure.name].rounds[system].push(value);
-            log(`${label}: ${formatResult(value)}`);
+            log(`${label}: ${formatResult(value)} (${formatSeconds(performance.now() - driverStart)})`);
           } catch (error) {
             collected[measure.name].errors.push({ system, round, message: error.message });
-            log(`${label} failed: ${error.message}`);
+            log(`${label} failed after ${formatSeconds(performance.now() - driverStart)}: ${error.message}`);
           }
         }
+        seconds[measure.name] += (performance.now() - measureStart) / 1000;
       }
     }
   } finally {
@@ -118,10 +137,27 @@ async function main() {
     measures: summarise(options.measures, collected),
   };
   results.targets = judgeTargets(results.measures);
+  results.seconds = { ...seconds, total: (performance.now() - benchStart) / 1000 };
   const files = writeResults(RESULTS_DIR, results);
   console.log(toMarkdown(results));
   log(`results: ${[files.md, files.json, files.svg].map((file) => path.relative(process.cwd(), file)).join(', ')}`);
-  log(`total: ${((performance.now() - benchStart) / 1000).toFixed(1)} s`);
+  log(`total: ${results.seconds.total.toFixed(1)} s`);
+}
+
+/**
+ * The systems a measure drives in one round: the known systems in their order (alternating who
+ * goes first keeps a warming or cooling machine from favouring one side), then any other driver
+ * (a reference such as the start-up floor) in its own order.
+ */
+function runOrder(measure, round) {
+  const known = SYSTEMS.map(({ name }) => name);
+  const ordered = round % 2 === 1 ? known : [...known].reverse();
+  const others = Object.keys(measure.drivers).filter((name) => !known.includes(name));
+  return [...ordered.filter((name) => measure.drivers[name]), ...others];
+}
+
+function formatSeconds(ms) {
+  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 main().catch((error) => {

@@ -60,23 +60,30 @@ function targetsTable(targets) {
   return [
     '| target | bound | a1 | result |',
     '|---|---:|---:|:---:|',
-    ...targets.map((t) => `| ${t.label} | ${formatBound(t)} | ${formatFigure(t.value, t.unit)} | ${VERDICT[t.verdict]} |`),
+    ...targets.map((t) => `| ${t.label} | ${formatBound(t)} | ${formatFigure(t.value, t.unit)} | ${verdictText(t)} |`),
   ];
 }
 
-/** One row per metric: each system's median, then each system's ratio to tmux. */
+/** A target not run says which measure it lacks, when that is why. */
+function verdictText(judged) {
+  const missing = judged.missing ?? [];
+  return judged.verdict === 'not run' && missing.length > 0 ? `not run (no ${missing.join(', ')})` : VERDICT[judged.verdict];
+}
+
+/** One row per metric: each system's median, then (when tmux ran it) each system's ratio to tmux. */
 function informationalTable(measure) {
-  const others = measure.systems.filter((system) => system !== REFERENCE);
+  const others = measure.systems.includes(REFERENCE) ? measure.systems.filter((system) => system !== REFERENCE) : [];
   const ratio = (value) => (value === null ? 'n/a' : `${value.toFixed(2)}x`);
+  const cells = (values) => values.map((value) => ` ${value} |`).join('');
   return [
     `**${measure.title}**`,
     '',
-    `| measure | ${measure.systems.join(' | ')} | ${others.map((system) => `${system}/${REFERENCE}`).join(' | ')} |`,
-    `|---|${measure.systems.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|`,
+    `| measure |${cells(measure.systems)}${cells(others.map((system) => `${system}/${REFERENCE}`))}`,
+    `|---|${cells([...measure.systems, ...others].map(() => '---:'))}`,
     ...measure.metrics.map(
       (metric) =>
-        `| ${metric.label} | ${measure.systems.map((system) => formatValue(metric[system].median, metric.unit)).join(' | ')} | ` +
-        `${others.map((system) => ratio(metric.ratios[system])).join(' | ')} |`,
+        `| ${metric.label} |${cells(measure.systems.map((system) => formatValue(metric[system].median, metric.unit)))}` +
+        `${cells(others.map((system) => ratio(metric.ratios[system])))}`,
     ),
     ...(measure.note ? ['', measure.note] : []),
   ];
@@ -105,7 +112,19 @@ export function toMarkdown(results) {
     measure.errors.map((error) => `- ${measure.name}, ${error.system}, round ${error.round}: ${oneLine(error.message)}`),
   );
   if (errors.length > 0) lines.push('', 'Failed runs (not in the medians):', '', ...errors);
+  if (results.seconds) lines.push('', ...timeTable(results.seconds));
   return `${lines.join('\n')}\n`;
+}
+
+/** Wall time per measure, every round and system together, and the whole run's. */
+function timeTable(seconds) {
+  const { total, ...perMeasure } = seconds;
+  return [
+    '| measure | time |',
+    '|---|---:|',
+    ...Object.entries(perMeasure).map(([name, s]) => `| ${name} | ${s.toFixed(1)} s |`),
+    `| **whole run** (build not included) | ${total.toFixed(1)} s |`,
+  ];
 }
 
 /** Writes `<stamp>.json`, `<stamp>.md` and `<stamp>.svg` under `dir`; returns their paths. */
@@ -117,6 +136,6 @@ export function writeResults(dir, results) {
   const svg = path.join(dir, `${stamp}.svg`);
   fs.writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(md, toMarkdown(results));
-  fs.writeFileSync(svg, targetsChart(results.targets, `a1 against the issue 6 targets, ${results.startedAt}`));
+  fs.writeFileSync(svg, targetsChart(results.targets, `a1 against its targets, ${results.startedAt}`));
   return { json, md, svg };
 }

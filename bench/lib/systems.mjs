@@ -2,8 +2,8 @@
 // bare bash in its first tab/pane, and stopped by pid: `start(ctx)` resolves once the shell's
 // prompt is on the client's screen, with `{ client, stop, cli, attach }`: `cli(args)` runs one of
 // the system's own commands (`a1 ...`, `tmux -L <socket> ...`) against this instance, and
-// `attach()` starts another client of it in a fresh 120x40 PTY. Two bare Node relays (`relay`,
-// `direct`) start the same way with `{ client, stop }`, as the floor a Node client can reach.
+// `attach()` starts another client of it in a fresh 120x40 PTY. A bare Node relay (`relay`)
+// starts the same way with `{ client, stop }`, as the floor a Node client and holder can reach.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,7 +30,7 @@ const CLI_TIMEOUT_MS = 30_000;
 let instanceSeq = 0;
 
 /** A person's environment minus anything that would make either client nest or attach elsewhere. */
-function benchEnv(instance, extra) {
+export function benchEnv(instance, extra) {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('A1_') || key === 'TMUX' || key === 'TMUX_PANE' || key === 'PROMPT_COMMAND') continue;
@@ -79,21 +79,39 @@ function runCli(argv, env, cwd) {
   return result.stdout;
 }
 
+/** A unique marker for one started system (or one cold start), under this run's. */
+export function newInstance(ctx) {
+  return `${ctx.runId}-${++instanceSeq}`;
+}
+
+/**
+ * A fresh, empty A1_HOME under the run dir whose tabs run the bench's bare shell, with the
+ * environment a1 runs in there; `a1Client()` spawns `a1` in a fresh 120x40 PTY as a person would,
+ * and `remove()` ends every process of that home by pid and deletes it.
+ */
+export function freshA1Home(ctx, instance) {
+  const home = fs.mkdtempSync(path.join(ctx.runDir, 'h-'));
+  fs.mkdirSync(path.join(home, 'config'), { mode: 0o700 });
+  fs.writeFileSync(path.join(home, 'config', 'config.json'), JSON.stringify({ tabCommand: SHELL_ARGV }), { mode: 0o600 });
+  const env = benchEnv(instance, { A1_HOME: home });
+  const a1Client = () => new BenchClient({ argv: [process.execPath, ctx.a1Bin], env, cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
+  const remove = async () => {
+    await killAllWithEnv('A1_HOME', home);
+    await killAllWithEnv(INSTANCE_MARKER, instance);
+    fs.rmSync(home, { recursive: true, force: true });
+  };
+  return { home, env, a1Client, remove };
+}
+
 export const a1 = {
   name: 'a1',
   async start(ctx) {
-    const instance = `${ctx.runId}-${++instanceSeq}`;
-    const home = fs.mkdtempSync(path.join(ctx.runDir, 'h-'));
-    fs.mkdirSync(path.join(home, 'config'), { mode: 0o700 });
-    fs.writeFileSync(path.join(home, 'config', 'config.json'), JSON.stringify({ tabCommand: SHELL_ARGV }), { mode: 0o600 });
-    const env = benchEnv(instance, { A1_HOME: home });
-    const attach = () => new BenchClient({ argv: [process.execPath, ctx.a1Bin], env, cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
+    const instance = newInstance(ctx);
+    const { env, a1Client: attach, remove } = freshA1Home(ctx, instance);
     const client = attach();
     const stop = async () => {
       client.dispose();
-      await killAllWithEnv('A1_HOME', home);
-      await killAllWithEnv(INSTANCE_MARKER, instance);
-      fs.rmSync(home, { recursive: true, force: true });
+      await remove();
     };
     const cli = (args) => runCli([process.execPath, ctx.a1Bin, ...args], env, ctx.runDir);
     return started({ client, stop, cli, attach });
@@ -103,7 +121,7 @@ export const a1 = {
 export const tmux = {
   name: 'tmux',
   async start(ctx) {
-    const instance = `${ctx.runId}-${++instanceSeq}`;
+    const instance = newInstance(ctx);
     const socket = `a1bench-${instance}`;
     const env = benchEnv(instance, {});
     const tmuxClient = (args) => new BenchClient({ argv: ['tmux', '-L', socket, '-f', '/dev/null', ...args], env, cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
@@ -121,7 +139,7 @@ export const tmux = {
   },
 };
 
-/** The bare Node relays: references for the echo floor, not multiplexers. */
+/** The bare Node relay: the reference for the echo floor, not a multiplexer. */
 const RELAY_DIR = path.join(REPO_ROOT, 'bench', 'lib', 'relay');
 
 /**
@@ -130,7 +148,7 @@ const RELAY_DIR = path.join(REPO_ROOT, 'bench', 'lib', 'relay');
  * `files` are removed after.
  */
 function startRelay(ctx, script, relayArgs) {
-  const instance = `${ctx.runId}-${++instanceSeq}`;
+  const instance = newInstance(ctx);
   const { args, files } = relayArgs(instance);
   const argv = [process.execPath, path.join(RELAY_DIR, script), ...args, ...SHELL_ARGV];
   const client = new BenchClient({ argv, env: benchEnv(instance, {}), cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
@@ -152,17 +170,11 @@ export const relay = {
     }),
 };
 
-/** One process relaying its terminal straight to the shell's PTY. */
-export const direct = {
-  name: 'direct',
-  start: (ctx) => startRelay(ctx, 'direct.mjs', () => ({ args: [], files: [] })),
-};
-
 /**
  * Every system, in the order a round runs them; a measure runs those it has drivers for. The
- * targets compare a1 with tmux; relay and direct are references for the echo floor only.
+ * targets compare a1 with tmux; relay is the reference for the echo floor only.
  */
-export const SYSTEMS = [a1, tmux, relay, direct];
+export const SYSTEMS = [a1, tmux, relay];
 
 /** Runs `fn(client, instance)` on a freshly started system and always stops it. */
 export async function withSystem(system, ctx, fn) {

@@ -4,7 +4,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { echoLatencies, latencySummary, startEchoTarget } from './echo.mjs';
+import { echoLatencies, latencySummary, phaseKeys, startEchoTarget } from './echo.mjs';
 import { pollUntil } from '../lib/poll.mjs';
 import { a1, tmux, withSystem } from '../lib/systems.mjs';
 
@@ -28,6 +28,7 @@ async function floodedEcho(client, keys, startFloods) {
 
 export const flood = {
   name: 'flood',
+  description: 'echo p99 with 9 tabs flooding output, over the same instance idle (a1, tmux)',
   metrics: [
     { key: 'idleP99', label: 'echo p99, idle (same instance, before the floods)', unit: 'ms' },
     { key: 'p50', label: `echo p50 with ${FLOODING_TABS} flooding tabs`, unit: 'ms' },
@@ -38,7 +39,7 @@ export const flood = {
   prepare(ctx) {
     const script = path.join(ctx.runDir, 'flood.sh');
     fs.writeFileSync(script, FLOOD_SCRIPT, { mode: 0o700 });
-    return { keys: ctx.keys, script };
+    return { keys: phaseKeys(ctx.keys), script };
   },
   drivers: {
     a1: (ctx, { keys, script }) =>

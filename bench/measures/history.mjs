@@ -114,6 +114,7 @@ async function measureHistory(client) {
 
 export const history = {
   name: 'history',
+  description: 'wheel scroll and search in a 10,000-line history (a1)',
   metrics: [
     { key: 'scrollP50', label: `wheel notch to its view, 10,000-line history, p50`, unit: 'ms' },
     { key: 'scrollP95', label: `wheel notch to its view, 10,000-line history, p95`, unit: 'ms' },

@@ -144,6 +144,7 @@ async function measureHooks(ctx, { lines }) {
 
 export const hooks = {
   name: 'hooks',
+  description: 'what an agent\'s hooks cost it, inside and outside a tab (a1)',
   metrics: [
     { key: 'insideP50', label: 'hook: the agent waits, inside a tab, p50', unit: 'ms' },
     { key: 'insideP95', label: 'hook: the agent waits, inside a tab, p95', unit: 'ms' },

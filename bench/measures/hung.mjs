@@ -8,7 +8,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { echoLatencies, latencySummary, startEchoTarget } from './echo.mjs';
+import { echoLatencies, latencySummary, phaseKeys, startEchoTarget } from './echo.mjs';
 import { pollUntil } from '../lib/poll.mjs';
 import { a1, tmux, withSystem } from '../lib/systems.mjs';
 
@@ -74,6 +74,7 @@ async function hungEcho(client, keys, hang) {
 
 export const hung = {
   name: 'hung',
+  description: 'echo with one tab\'s child stopped and its input queue full, over idle (a1, tmux)',
   metrics: [
     { key: 'idleP50', label: 'echo p50, idle (same instance, before the hang)', unit: 'ms' },
     { key: 'idleP99', label: 'echo p99, idle (same instance, before the hang)', unit: 'ms' },
@@ -85,7 +86,7 @@ export const hung = {
   prepare(ctx) {
     const pasteFile = path.join(ctx.runDir, 'paste.txt');
     fs.writeFileSync(pasteFile, 'x'.repeat(PASTE_BYTES));
-    return { keys: ctx.keys, pasteFile };
+    return { keys: phaseKeys(ctx.keys), pasteFile };
   },
   drivers: {
     a1: (ctx, { keys }) =>

@@ -1,5 +1,5 @@
 // Every measure the bench knows, in run order. A measure is
-// `{ name, metrics: [{ key, label, unit }], prepare(ctx) -> input, drivers: { a1, tmux? } }`,
+// `{ name, description?, metrics: [{ key, label, unit }], prepare(ctx) -> input, drivers: { a1, tmux? } }`,
 // where each driver is `(ctx, input) -> { [metric key]: number }` and owns every process it starts;
 // a measure with no tmux driver is a1 only and is judged against a fixed bound (lib/targets.mjs).
 // An `informational` measure (with a `title` and an optional `note`) may drive other systems (lib/systems.mjs) and is
@@ -8,6 +8,7 @@
 
 import { agentTyping } from './agentTyping.mjs';
 import { attach } from './attach.mjs';
+import { coldStart } from './coldStart.mjs';
 import { echo } from './echo.mjs';
 import { echoFloor } from './echoFloor.mjs';
 import { flood } from './flood.mjs';
@@ -20,4 +21,4 @@ import { recovery } from './recovery.mjs';
 import { restart } from './restart.mjs';
 import { throughput } from './throughput.mjs';
 
-export const MEASURES = [throughput, echo, echoFloor, flood, hung, attach, memory, restart, recovery, history, hooks, agentTyping, manyTabs];
+export const MEASURES = [throughput, echo, echoFloor, flood, hung, attach, coldStart, memory, restart, recovery, history, hooks, agentTyping, manyTabs];

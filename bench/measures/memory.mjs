@@ -60,6 +60,7 @@ function isShell(pid) {
 
 export const memory = {
   name: 'memory',
+  description: 'memory per tab, empty and with 2,000 lines: PSS and USS (a1, tmux)',
   metrics: [
     { key: 'emptyMiB', label: 'memory per tab, empty (PSS)', unit: 'MiB' },
     { key: 'historyMiB', label: `memory per tab, ${HISTORY_LINES} lines of history (PSS)`, unit: 'MiB' },

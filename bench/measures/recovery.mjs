@@ -34,6 +34,7 @@ async function timeRecovery(client, instance) {
 
 export const recovery = {
   name: 'recovery',
+  description: 'kill -9 of the server to the client\'s new snapshot (a1)',
   metrics: [{ key: 'ms', label: 'server recovery: kill -9 to the client\'s new snapshot', unit: 'ms' }],
   prepare: () => ({}),
   drivers: { a1: (ctx) => withSystem(a1, ctx, timeRecovery) },

@@ -38,6 +38,7 @@ async function timeRestart(client, instance) {
 
 export const restart = {
   name: 'restart',
+  description: 'kill -9 of a tab\'s child to its new prompt (a1)',
   metrics: [{ key: 'ms', label: 'tab restart: kill -9 of the child to its new prompt', unit: 'ms' }],
   prepare: () => ({}),
   drivers: { a1: (ctx) => withSystem(a1, ctx, timeRestart) },
