@@ -86,13 +86,20 @@ export function newInstance(ctx) {
 
 /**
  * A fresh, empty A1_HOME under the run dir whose tabs run the bench's bare shell, with the
- * environment a1 runs in there; `a1Client()` spawns `a1` in a fresh 120x40 PTY as a person would,
+ * environment a1 runs in there (a returning user's, unless `firstRun`); `a1Client()` spawns `a1` in a fresh 120x40 PTY as a person would,
  * and `remove()` ends every process of that home by pid and deletes it.
  */
-export function freshA1Home(ctx, instance) {
+export function freshA1Home(ctx, instance, { firstRun = false } = {}) {
   const home = fs.mkdtempSync(path.join(ctx.runDir, 'h-'));
   fs.mkdirSync(path.join(home, 'config'), { mode: 0o700 });
   fs.writeFileSync(path.join(home, 'config', 'config.json'), JSON.stringify({ tabCommand: SHELL_ARGV }), { mode: 0o600 });
+  if (!firstRun) {
+    // A returning user's: the first-run hint (src/app/attach/firstRunHint.ts) dismissed, so it does
+    // not share the prompt's row or repaint over what a measure watches on the screen.
+    const stateDir = path.join(home, 'state', 'default');
+    fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(stateDir, 'first-run-hint-dismissed'), '', { mode: 0o600 });
+  }
   const env = benchEnv(instance, { A1_HOME: home });
   const a1Client = () => new BenchClient({ argv: [process.execPath, ctx.a1Bin], env, cwd: ctx.runDir, cols: ctx.cols, rows: ctx.rows });
   const remove = async () => {

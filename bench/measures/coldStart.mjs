@@ -23,7 +23,7 @@ export function firstScreenPainted(lines) {
 }
 
 async function timeColdStart(ctx) {
-  const { a1Client, remove } = freshA1Home(ctx, newInstance(ctx));
+  const { a1Client, remove } = freshA1Home(ctx, newInstance(ctx), { firstRun: true });
   try {
     const spawnedAt = performance.now();
     const client = a1Client();
