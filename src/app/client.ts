@@ -176,12 +176,17 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     const exitCode = new Promise<number>((resolve) => (this.done = resolve));
     this.installSafety();
     try {
-      await this.control.subscribe();
-      const { tabId } = this.opts.viewTab
-        ? { tabId: this.opts.viewTab }
+      // Sent together: the server answers a connection's messages in order, so the tab comes
+      // one round trip after the snapshot instead of two.
+      const subscribed = this.control.subscribe();
+      const tab = this.opts.viewTab
+        ? Promise.resolve({ tabId: this.opts.viewTab })
         : this.opts.openSession
-        ? await this.control.request('openSession', { ...this.createArgs(), ...this.opts.openSession })
-        : await this.control.request('ensureTab', this.createArgs());
+        ? this.control.request('openSession', { ...this.createArgs(), ...this.opts.openSession })
+        : this.control.request('ensureTab', this.createArgs());
+      tab.catch(() => undefined); // a failed subscribe is the error reported
+      await subscribed;
+      const { tabId } = await tab;
       this.outer.enter();
       this.stdin.on('data', this.input.onStdin);
       this.stdout.on('resize', this.onResize);

@@ -11,6 +11,7 @@ import type { CommandEntry } from './commands/entry.js';
 import { COMMANDS, GROUPS } from './commands/index.js';
 import { UserError } from './commands/shared.js';
 import { declareCommands } from './declareCommands.js';
+import { runDirect } from './runDirect.js';
 import { formatForms } from './forms.js';
 
 /** yargs' own help width: the terminal's, at most 80 columns. */
@@ -25,17 +26,6 @@ function run(entry: CommandEntry<never>): (argv: unknown) => Promise<void> {
   return async (argv) => {
     process.exitCode = await entry.run(argv as never);
   };
-}
-
-/** Runs a command that bypasses yargs, reporting a user's error in one line like yargs' would. */
-async function runDirect(command: () => Promise<number>): Promise<void> {
-  try {
-    process.exitCode = await command();
-  } catch (err) {
-    if (!(err instanceof UserError || err instanceof ServerError)) throw err;
-    process.stderr.write(`a1: ${err.message}\n`);
-    process.exitCode = 1;
-  }
 }
 
 export async function main(args: string[]): Promise<void> {

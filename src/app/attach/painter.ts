@@ -9,6 +9,7 @@ import type { UiProps } from '../ui/Ui.js';
 import { overlaySize, type Overlay } from '../ui/overlayLayout.js';
 import type { Disposable } from '../lifecycle.js';
 import { OVERLAY_TOP_GAP, STRIP_ROWS, surfaceRowsOf } from './geometry.js';
+import { enableNativeStrings } from '../../protocol/nativeStrings.js';
 
 /** Paints are coalesced within one event-loop turn, and at most one per this interval: the
  * holder already paces frames, so a short gap keeps a keystroke's echo off any timer. */
@@ -68,7 +69,8 @@ export class Painter implements Disposable {
   }
 
   /** Ink and React are most of the start-up cost, and evaluating them blocks the event loop for
-   * tens of milliseconds: they load after the first surface paint, so the tab shows first. */
+   * tens of milliseconds: they load after the first surface paint, so the tab shows first (as
+   * does msgpackr's native extractor). */
   requestInk(): void {
     if (this.inkRequested || this.disposed) return;
     this.inkRequested = true;
@@ -76,6 +78,7 @@ export class Painter implements Disposable {
   }
 
   private async loadInk(): Promise<void> {
+    enableNativeStrings();
     const { InkLayer } = await importWithoutFetch(() => import('../inkLayer.js'));
     if (this.disposed) return;
     this.ink = new InkLayer(this.ui.props(), this.rows, (frame) => this.onInkFrame(frame));
