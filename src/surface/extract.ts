@@ -8,7 +8,13 @@ export type ExtractOptions = { full: true } | { full: false; rows: number[] };
 
 /** Viewport row `y` (0-based) as runs; trailing default-attribute blanks are left out. */
 export function extractRow(term: Terminal, y: number): Row {
-  return extractLineAs(term, term.buffer.active.viewportY + y, y);
+  return extractLineAs(term, buffersOf(term).active.viewportY + y, y);
+}
+
+/** Viewport row `y` read through the public cell API only: the reference the raw path is
+ * tested against. */
+export function extractRowViaCellApi(term: Terminal, y: number): Row {
+  return extractLineAs(term, buffersOf(term).active.viewportY + y, y, false);
 }
 
 /**
@@ -19,17 +25,34 @@ export function extractBufferLine(term: Terminal, index: number): Row {
   return extractLineAs(term, index, index);
 }
 
-function extractLineAs(term: Terminal, index: number, y: number): Row {
-  const buffer = term.buffer.active;
+function extractLineAs(term: Terminal, index: number, y: number, raw = true): Row {
+  const buffer = buffersOf(term).active;
   const line = buffer.getLine(index);
   const runs: Run[] = [];
   if (!line) return { y, runs };
   const linkOf = linkResolver(term);
-  const cell = buffer.getNullCell();
-  // The run that width-1 single-code-point cells with equal attributes may extend.
+  const cell = nullCellOf(term, buffer);
+  const data = raw ? rawCells(line) : null;
+  openText.clear();
+  // The run that width-1 single-code-point cells with equal attributes may extend (its text
+  // gathers in `openText`), and the raw attribute words of the last cell that joined it.
   let open: Run | null = null;
+  let openFg = 0;
+  let openBg = 0;
   const cols = Math.min(line.length, term.cols);
   for (let x = 0; x < cols; x++) {
+    if (data !== null && open !== null) {
+      // Fast path (most cells): a plain width-1 cell with the open run's raw attributes and no
+      // extended ones (link, underline style) extends the run without the cell API.
+      const content = data[x * CELL_WORDS];
+      const fgWord = data[x * CELL_WORDS + 1];
+      const bgWord = data[x * CELL_WORDS + 2];
+      if (fgWord === openFg && bgWord === openBg && (bgWord & HAS_EXTENDED) === 0 && (content & ~CODEPOINT_MASK) === WIDTH_ONE) {
+        const cp = content & CODEPOINT_MASK;
+        openText.pushCodePoint(cp === 0 ? SPACE : cp);
+        continue;
+      }
+    }
     line.getCell(x, cell);
     const width = cell.getWidth();
     const chars = cell.getChars();
@@ -41,26 +64,86 @@ function extractLineAs(term: Terminal, index: number, y: number): Row {
     const link = linkOf(cell);
     const fl = link === undefined ? flagsOf(cell) : linkedFlags(cell, flagsOf(cell));
     if (width === 1 && isSingleCodePoint(s)) {
-      if (open && open.fg === fg && open.bg === bg && open.fl === fl && open.link === link) {
-        open.s += s;
-      } else {
-        open = makeRun(s, fg, bg, fl, link);
+      if (!open || open.fg !== fg || open.bg !== bg || open.fl !== fl || open.link !== link) {
+        if (open) open.s = openText.take();
+        open = makeRun('', fg, bg, fl, link);
         runs.push(open);
+      }
+      openText.push(s);
+      if (data !== null) {
+        openFg = data[x * CELL_WORDS + 1];
+        openBg = data[x * CELL_WORDS + 2];
       }
     } else {
       // A wide cell, a cluster, or a lone zero-width code point that still took a column.
+      if (open) open.s = openText.take();
       const run = makeRun(s, fg, bg, fl, link);
       run.w = width === 0 ? 1 : width;
       runs.push(run);
       open = null;
     }
   }
+  if (open) open.s = openText.take();
   trimTrailingBlanks(runs);
   return { y, runs };
 }
 
+/** A run's text as UTF-16 code units, made one string when the run closes: appending cell by
+ * cell would build a chain of string pieces (and garbage) for every cell of every frame. */
+class RunText {
+  private units: number[] = [];
+
+  push(s: string): void {
+    for (let i = 0; i < s.length; i++) this.units.push(s.charCodeAt(i));
+  }
+
+  pushCodePoint(cp: number): void {
+    if (cp < 0x10000) {
+      this.units.push(cp);
+    } else {
+      const c = cp - 0x10000;
+      this.units.push(0xd800 + (c >> 10), 0xdc00 + (c & 0x3ff));
+    }
+  }
+
+  clear(): void {
+    this.units.length = 0;
+  }
+
+  take(): string {
+    const s = String.fromCharCode.apply(null, this.units);
+    this.units.length = 0;
+    return s;
+  }
+}
+
+/** Extraction is synchronous, so one scratch serves every row. */
+const openText = new RunText();
+
+/** One reused cell per terminal: `getNullCell` allocates a new one on every call. */
+const nullCells = new WeakMap<Terminal, IBufferCell>();
+function nullCellOf(term: Terminal, buffer: Terminal['buffer']['active']): IBufferCell {
+  let cell = nullCells.get(term);
+  if (cell === undefined) nullCells.set(term, (cell = buffer.getNullCell()));
+  return cell;
+}
+
+// The cells' raw words (an internal of the pinned @xterm/headless, read defensively like the
+// links below): three per cell, the content (code point, a combined flag, the width) and the
+// foreground and background words (colour, colour mode, flags). Reading them directly lets
+// most cells of a row skip the cell API, which is most of a frame's extraction cost.
+const CELL_WORDS = 3;
+const CODEPOINT_MASK = 0x1fffff;
+/** Width 1 in the content word's width bits, and no combined-characters flag. */
+const WIDTH_ONE = 1 << 22;
+
+function rawCells(line: unknown): Uint32Array | null {
+  const data = (line as { _line?: { _data?: unknown } })._line?._data;
+  return data instanceof Uint32Array ? data : null;
+}
+
 export function extractCursor(term: Terminal, tracker: ModeTracker): Cursor {
-  const buffer = term.buffer.active;
+  const buffer = buffersOf(term).active;
   const y = buffer.baseY + buffer.cursorY - buffer.viewportY;
   const onScreen = y >= 0 && y < term.rows;
   const cursor: Cursor = {
@@ -131,14 +214,17 @@ function flagsOf(cell: IBufferCell): number {
   );
 }
 
+const SPACE = 0x20;
+
 /** Drops the default-attribute spaces that end a row: the client clears what a row omits. */
 function trimTrailingBlanks(runs: Run[]): void {
   while (runs.length > 0) {
     const last = runs[runs.length - 1];
     if (last.w !== undefined || last.fg !== DEFAULT_COLOR || last.bg !== DEFAULT_COLOR || last.fl !== 0 || last.link !== undefined) return;
-    const trimmed = last.s.replace(/ +$/, '');
-    if (trimmed.length > 0) {
-      last.s = trimmed;
+    let end = last.s.length;
+    while (end > 0 && last.s.charCodeAt(end - 1) === SPACE) end--;
+    if (end > 0) {
+      last.s = last.s.slice(0, end);
       return;
     }
     runs.pop();
@@ -167,7 +253,24 @@ const FG_UNDERLINE = 1 << 28;
 
 const NO_LINK = (): undefined => undefined;
 
+/** `term.buffer` checks the proposed-API option on every read (an options proxy lookup), a
+ * visible cost when every row of every frame reads it: each terminal's namespace is read once.
+ * It is stable for the terminal's life; its `active` follows the alternate screen. */
+const buffers = new WeakMap<Terminal, Terminal['buffer']>();
+function buffersOf(term: Terminal): Terminal['buffer'] {
+  let b = buffers.get(term);
+  if (b === undefined) buffers.set(term, (b = term.buffer));
+  return b;
+}
+
+const linkResolvers = new WeakMap<Terminal, (cell: IBufferCell) => string | undefined>();
 function linkResolver(term: Terminal): (cell: IBufferCell) => string | undefined {
+  let resolve = linkResolvers.get(term);
+  if (resolve === undefined) linkResolvers.set(term, (resolve = makeLinkResolver(term)));
+  return resolve;
+}
+
+function makeLinkResolver(term: Terminal): (cell: IBufferCell) => string | undefined {
   const service = (term as unknown as { _core?: { _oscLinkService?: LinkService } })._core?._oscLinkService;
   if (!service || typeof service.getLinkData !== 'function') return NO_LINK;
   return (cell) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { extractCursor, extractRow, extractSurface } from '../../src/surface/extract.js';
+import { extractCursor, extractRow, extractRowViaCellApi, extractSurface } from '../../src/surface/extract.js';
 import { ModeTracker } from '../../src/surface/modes.js';
 import { Attr, RGB_FLAG, type Run } from '../../src/surface/types.js';
 import { makeTerminal, write, type XTerm } from './headless.js';
@@ -111,6 +111,28 @@ describe('extractRow', () => {
     const t = term(10, 3);
     await write(t, 'one\r\ntwo\r\nthree\r\nfour');
     expect([0, 1, 2].map((y) => extractRow(t, y).runs.map((r) => r.s).join(''))).toEqual(['two', 'three', 'four']);
+  });
+});
+
+describe('extractRow reading raw cells', () => {
+  it('gives exactly what the public cell API gives, for every kind of cell', async () => {
+    const t = term(40, 12);
+    await write(
+      t,
+      [
+        'plain text with  gaps   ',
+        '\x1b[31mred\x1b[32mgreen\x1b[0m \x1b[1;38;5;200mbold256\x1b[22m still256\x1b[0m',
+        '\x1b[38;2;1;2;3mrgb\x1b[48;2;9;8;7mon rgb\x1b[0m\x1b[44m   \x1b[0m',
+        'a中b👍e\u0301f\u{1F468}\u200d\u{1F469}g\u{1D400}\u{1D401}h',
+        '\x1b]8;;http://u\x07link\x1b[4mu\x1b[24mx\x1b]8;;\x07 after \x1b[4:3mcurly\x1b[4:0m \x1b[58;5;3m\x1b[4mcol\x1b[0m',
+        '\x1b[2;3;7;9;5;8;53mflags\x1b[0m\x1b[7m \x1b[27m \x1b[1mB\x1b[0mb',
+        'tail \x1b[41m \x1b[0m   \x1b]8;;http://a\x07ab\x1b]8;;http://b\x07cd\x1b]8;;\x07e',
+        '\x1b[33m' + 'y'.repeat(45),
+      ].join('\r\n'),
+    );
+    // The raw words this path reads exist in the pinned xterm.js (else the comparison proves nothing).
+    expect((t.buffer.active.getLine(0) as unknown as { _line: { _data: unknown } })._line._data).toBeInstanceOf(Uint32Array);
+    for (let y = 0; y < t.rows; y++) expect(extractRow(t, y)).toEqual(extractRowViaCellApi(t, y));
   });
 });
 
