@@ -3,7 +3,7 @@
 import xtermHeadless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import { ModeTracker } from '../surface/modes.js';
-import { extractRow, extractCursor } from '../surface/extract.js';
+import { extractRow, extractCursor, rowWords } from '../surface/extract.js';
 import { changedRows } from '../surface/diff.js';
 import { watchDirtyRows, writeNow } from '../surface/feed.js';
 import { RowCache } from '../surface/rowCache.js';
@@ -46,7 +46,7 @@ export class TerminalModel {
     this.term.unicode.activeVersion = '11';
     this.modes = new ModeTracker(this.term, (data) => events.reply(data));
     // Registered before any write, so no change goes unreported.
-    const rowCache = new RowCache((y) => extractRow(this.term, y), true);
+    const rowCache = new RowCache((y) => extractRow(this.term, y), true, (y) => rowWords(this.term, y));
     const watching = watchDirtyRows(this.term, (range) => (range ? rowCache.mark(range.start, range.end) : rowCache.markAll()));
     this.rowCache = watching ? rowCache : new RowCache((y) => extractRow(this.term, y), false);
     this.term.onTitleChange((t) => {

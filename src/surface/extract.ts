@@ -136,6 +136,24 @@ const CELL_WORDS = 3;
 const CODEPOINT_MASK = 0x1fffff;
 /** Width 1 in the content word's width bits, and no combined-characters flag. */
 const WIDTH_ONE = 1 << 22;
+/** The content word's flag for a cell whose text (a cluster) is kept outside the words. */
+const COMBINED = 1 << 21;
+
+/** Viewport row `y`'s raw cell words (a view of the live line, to be copied if kept) when they
+ * alone decide what extractRow gives: null when the internals are missing or a cell holds
+ * combined characters or extended attributes (links, underline styles), kept outside the words. */
+export function rowWords(term: Terminal, y: number): Uint32Array | null {
+  const buffer = buffersOf(term).active;
+  const line = buffer.getLine(buffer.viewportY + y);
+  const data = line ? rawCells(line) : null;
+  if (!line || data === null) return null;
+  const words = Math.min(line.length, term.cols) * CELL_WORDS;
+  if (data.length < words) return null;
+  for (let i = 0; i < words; i += CELL_WORDS) {
+    if ((data[i] & COMBINED) !== 0 || (data[i + 2] & HAS_EXTENDED) !== 0) return null;
+  }
+  return data.subarray(0, words);
+}
 
 function rawCells(line: unknown): Uint32Array | null {
   const data = (line as { _line?: { _data?: unknown } })._line?._data;
