@@ -109,9 +109,30 @@ export interface AutoNameFacts {
  * one waits (asked again later, the newest title wins).
  */
 export function nextAutoName(f: AutoNameFacts): string | null {
+  const base = autoNameBase(f);
+  return base === null ? null : uniqueAutoName(base, f.taken);
+}
+
+/** nextAutoName before it is made unique among the other tabs: null when no rename is due, so a
+ * caller asking for every tab on every event gathers the other tabs' names only when one is. */
+export function autoNameBase(f: Omit<AutoNameFacts, 'taken'>): string | null {
   if (f.source === 'user') return null;
-  const base = (f.agentName ? slug(f.agentName) : null) ?? titleName(f.title);
+  const base = (f.agentName ? slug(f.agentName) : null) ?? memoTitleName(f.title);
   if (base === null || isNameOf(f.current, base)) return null;
   if (f.lastAt !== null && f.now - f.lastAt < AUTO_RENAME_INTERVAL_MS) return null;
-  return uniqueAutoName(base, f.taken);
+  return base;
+}
+
+/** Titles seen lately and the names they give: the server asks about every tab's title on every
+ * event, and a title changes far less often than that. Bounded; a full memo starts over. */
+const TITLE_MEMO_MAX = 512;
+const titleMemo = new Map<string, string | null>();
+
+function memoTitleName(title: string): string | null {
+  const known = titleMemo.get(title);
+  if (known !== undefined) return known;
+  const name = titleName(title);
+  if (titleMemo.size >= TITLE_MEMO_MAX) titleMemo.clear();
+  titleMemo.set(title, name);
+  return name;
 }

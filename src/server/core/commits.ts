@@ -9,6 +9,13 @@ export function freshTab(d: DurableTab): CoreTab {
   return { ...d, starting: null, bound: false, verifying: false, startOptions: null, unverified: null, unanswered: 0, quietSince: null, losses: [], controller: { clientId: null, rev: d.controllerRev }, transfer: null, reported: null, size: null, autoNamedAt: null };
 }
 
+/** A commit is awaiting its answer (reconciliation waits for it). Asked per tab per event, so it
+ * allocates nothing. */
+export function hasPending(s: Pick<CoreState, 'pending'>): boolean {
+  for (const _id in s.pending) return true;
+  return false;
+}
+
 /** Asks for `mutation` to be committed; `after` says what follows its outcome. */
 export function commit(s: CoreState, fx: Effect[], mutation: Mutation, after: Omit<Pending, 'mutation'>): CoreState {
   const id = s.nextId;

@@ -46,6 +46,11 @@ function viewers(s: CoreState, tabId: string): string[] {
     .sort();
 }
 
+function viewed(s: CoreState, tabId: string): boolean {
+  for (const id in s.clients) if (s.clients[id].viewing === tabId) return true;
+  return false;
+}
+
 /** Sends the holder a transfer to `clientId` at a revision above every one it may have seen. */
 export function transfer(s: CoreState, fx: Effect[], tab: CoreTab, clientId: string | null): CoreState {
   if (!tab.bound || !tab.holder) return s;
@@ -59,8 +64,10 @@ export function transfer(s: CoreState, fx: Effect[], tab: CoreTab, clientId: str
 export function settleController(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
   if (!tab.bound) return s;
   const current = effectiveController(tab);
-  const handover = controlHandover(current.clientId, viewers(s, tab.id));
   const behind = current.rev < tab.controllerRev;
+  // Most tabs, on most events: nobody controls or views them (asked per tab on every event).
+  if (current.clientId === null && !behind && !viewed(s, tab.id)) return s;
+  const handover = controlHandover(current.clientId, viewers(s, tab.id));
   if (handover === undefined && !behind) return s;
   return transfer(s, fx, tab, handover === undefined ? current.clientId : handover);
 }

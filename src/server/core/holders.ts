@@ -140,11 +140,15 @@ export function syncReported(s: CoreState, fx: Effect[], tab: CoreTab): CoreStat
     if (r.child?.pid !== tab.child?.pid || r.child?.inc !== tab.child?.inc) patch.child = r.child;
     if (r.exit?.code !== tab.lastExit?.code || r.exit?.signal !== tab.lastExit?.signal) patch.lastExit = r.exit;
   }
-  if (r.sessionId && !sessionHolder(Object.values(s.tabs), r.sessionId, tab.id)) {
-    if (r.sessionId !== tab.sessionId) patch.sessionId = r.sessionId;
+  if (r.sessionId) {
     const runsShell = tab.spec.command ? isShellCommand(tab.spec.command) : (s.limits.tabCommandIsShell ?? true);
     const kind = kindAfterAgentReport(tab.spec.kind, r.agentKind, s.limits.agentKinds, runsShell);
-    if (kind !== tab.spec.kind) patch.spec = { ...tab.spec, kind };
+    // Asked per tab on every event: the other tabs are searched only when the row would change.
+    const changes = r.sessionId !== tab.sessionId || kind !== tab.spec.kind;
+    if (changes && !sessionHolder(Object.values(s.tabs), r.sessionId, tab.id)) {
+      if (r.sessionId !== tab.sessionId) patch.sessionId = r.sessionId;
+      if (kind !== tab.spec.kind) patch.spec = { ...tab.spec, kind };
+    }
   }
   if (Object.keys(patch).length === 0) return s;
   // A session the tab now holds is recorded as its resume authority once it is the tab's.

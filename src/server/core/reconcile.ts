@@ -3,7 +3,7 @@
 // the user; a holder whose fate is unknown is verified before anything else happens to it.
 // It issues one commit at a time: each decision sees every earlier one committed (or refused),
 // and the answer to that commit runs reconciliation again.
-import { commit } from './commits.js';
+import { commit, hasPending } from './commits.js';
 import { settleController } from './controller.js';
 import { syncReported } from './holders.js';
 import type { CoreState, CoreTab, Effect } from './types.js';
@@ -52,10 +52,10 @@ function exitFacts(tab: CoreTab) {
 }
 
 export function reconcile(s: CoreState, fx: Effect[]): CoreState {
-  if (Object.keys(s.pending).length > 0) return s;
+  if (hasPending(s)) return s;
   s = retireExpired(s, fx);
   for (const id of Object.keys(s.tabs).sort()) {
-    if (Object.keys(s.pending).length > 0) return s;
+    if (hasPending(s)) return s;
     const tab = s.tabs[id];
     if (wantsStart(tab) && startsInFlight(s) < s.limits.maxConcurrentStarts) {
       const inc = incarnationId(s.serverId, s.nextId);
