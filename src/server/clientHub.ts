@@ -13,7 +13,7 @@ import { acceptHandshake } from '../protocol/handshake.js';
 import { UnixListener } from '../protocol/unixListener.js';
 import { controlMethods } from '../protocol/methods.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { controlSchema, type ControlToClient, type ControlToServer, type TabInfo, type ReplyError } from '../protocol/messages.js';
+import { controlSchema, type ControlToClient, type ControlToServer, type HolderState, type TabInfo, type ReplyError } from '../protocol/messages.js';
 import type { RequestOp } from '../protocol/requests.js';
 import type { Registry } from '../store/registry.js';
 import { FencedError } from '../store/errors.js';
@@ -76,8 +76,10 @@ export class ClientHub {
   private readonly pending = new Map<number, PendingRequest>();
   private nextReqId = 1;
   private anonymous = 0;
-  /** What clients were last told of each tab, so only changes are sent. */
-  private readonly told = new Map<string, string>();
+  /** What clients were last told of each tab, so only changes are sent, and what it was made
+   * from: a tab whose core row and holder state are the very objects it was made from has not
+   * changed (both are replaced, never changed in place), so it is not made again. */
+  private readonly told = new Map<string, { json: string; tab: CoreTab; st: HolderState | null }>();
   private readonly ops: readonly RequestOp[];
   readonly listener: UnixListener;
 
@@ -270,17 +272,20 @@ export class ClientHub {
     const tab = fx.tabId ? this.d.state().tabs[fx.tabId] : undefined;
     if (!tab) return;
     const info = this.d.tabInfo(tab);
-    this.told.set(tab.id, JSON.stringify(info));
+    this.told.set(tab.id, { json: JSON.stringify(info), tab, st: this.d.requests.holderState(tab.id) });
     this.broadcast({ t: 'tab', rev: fx.rev, tab: info });
   }
 
   /** After every event: each tab whose status, holder, child, title or glyph changed is sent. */
   tellChanges(): void {
     for (const tab of Object.values(this.d.state().tabs)) {
+      const st = this.d.requests.holderState(tab.id);
+      const last = this.told.get(tab.id);
+      if (last?.tab === tab && last.st === st) continue;
       const info = this.d.tabInfo(tab);
       const json = JSON.stringify(info);
-      if (this.told.get(tab.id) === json) continue;
-      this.told.set(tab.id, json);
+      this.told.set(tab.id, { json, tab, st });
+      if (last?.json === json) continue;
       this.broadcast({ t: 'tabStatus', tab: info });
     }
   }

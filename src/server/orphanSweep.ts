@@ -13,12 +13,13 @@ import { executeTermination, type TerminateIO } from '../lifecycle/terminate.js'
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
 import { connectHolder, firstState, HOLDER_RECONNECT_DELAY_MS, HOLDER_START_DEADLINE_MS } from './holderLink.js';
 import { orphanStep, type HolderProcess, type OrphanReport, type OrphanSighting } from './orphans.js';
-import { profileHolders } from './holderProcesses.js';
+import { HolderScanner, profileHolders } from './holderProcesses.js';
 import type { HolderEnding } from './holderEnding.js';
 import type { CoreState } from './core/index.js';
 
-/** How often the profile's holders are compared with the rows that own them (SPEC §10). One look
- * reads /proc, a few milliseconds, so every 2 s costs nothing and finds an orphan soon. */
+/** How often the profile's holders are compared with the rows that own them (SPEC §10). Most
+ * looks read only /proc's listing and the holders' stat (./holderProcesses.ts), so every 2 s costs
+ * little and finds an orphan soon. */
 const ORPHAN_SWEEP_MS = 2_000;
 /** An orphan is retired only once it stayed unowned this long: a short grace, longer than one
  * sweep, so a holder whose row is being written is never raced. */
@@ -39,9 +40,12 @@ export interface OrphanSweepDeps {
 export class OrphanSweep {
   private seen = new Map<string, OrphanSighting>();
   private lastSweep = 0;
+  private readonly scanner: HolderScanner;
   report: OrphanReport = { count: 0, oldestAgeMs: null };
 
-  constructor(private readonly d: OrphanSweepDeps) {}
+  constructor(private readonly d: OrphanSweepDeps) {
+    this.scanner = new HolderScanner(d.paths.stateDir);
+  }
 
   /** Compares the profile's holders with their owners; an orphan past its grace is retired. The
    * last sweep of a host stop has no grace: nothing is owned any more. */
@@ -51,7 +55,8 @@ export class OrphanSweep {
     this.lastSweep = now;
     let holders: HolderProcess[];
     try {
-      holders = profileHolders(this.d.paths.stateDir);
+      // The last sweep of a host stop looks at every process afresh.
+      holders = this.scanner.look(final);
     } catch (err) {
       this.d.log.warn('orphan-sweep-failed', { code: errorCode(err) });
       return;
