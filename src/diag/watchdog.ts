@@ -71,9 +71,14 @@ export interface WatchdogOptions {
   blockedLoop: boolean;
   /** The process the worker ends: this one, except in the watchdog's own tests. */
   pid?: number;
+  /** False: the caller calls `tick()` every tickMs from a timer it already has (a holder's status
+   * tick), since every wakeup of an idle process costs CPU, per tab. */
+  ownTimer?: boolean;
 }
 
 export interface Watchdog {
+  /** One measurement; called by the watchdog's own timer unless `ownTimer` is false. */
+  tick(): void;
   stop(): Promise<void>;
 }
 
@@ -92,7 +97,8 @@ export function startWatchdog(opts: WatchdogOptions): Watchdog {
   const stallMs = opts.stallMs ?? STALL_NOTICE_MS;
   const hardLimitMs = opts.hardLimitMs ?? HARD_LIMIT_MS;
   // A tick is a fraction of the hard limit, so a short test limit is still checked several times.
-  const tickMs = Math.min(opts.tickMs ?? WATCHDOG_TICK_MS, Math.max(10, Math.floor(hardLimitMs / 4)));
+  // A caller's timer ticks at its own pace, the default tick (no worker needs a shorter one).
+  const tickMs = opts.ownTimer === false ? (opts.tickMs ?? WATCHDOG_TICK_MS) : Math.min(opts.tickMs ?? WATCHDOG_TICK_MS, Math.max(10, Math.floor(hardLimitMs / 4)));
   const beats = new Int32Array(new SharedArrayBuffer(4));
   let worker: Worker | null = null;
   let eventsChanged = false;
@@ -122,7 +128,7 @@ export function startWatchdog(opts: WatchdogOptions): Watchdog {
     });
   }
   let last = performance.now();
-  const timer = setInterval(() => {
+  const tick = (): void => {
     const now = performance.now();
     const late = tickLateness(last, now, tickMs);
     last = now;
@@ -132,11 +138,13 @@ export function startWatchdog(opts: WatchdogOptions): Watchdog {
       eventsChanged = false;
       worker.postMessage({ events: ctx.log.recent().map(recordEvent) });
     }
-  }, tickMs);
-  timer.unref();
+  };
+  const timer = opts.ownTimer === false ? null : setInterval(tick, tickMs);
+  timer?.unref();
   return {
+    tick,
     stop: async () => {
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       unsubscribe();
       if (worker) await worker.terminate();
       worker = null;

@@ -24,9 +24,11 @@ import { AgentStatus } from './agentStatus.js';
 import { PeerGate } from './peers.js';
 import { SupervisedChild } from './supervisedChild.js';
 import type { HolderInit } from '../protocol/holderInit.js';
+import { WATCHDOG_TICK_MS } from '../diag/watchdog.js';
 
-/** How often the clock-driven glyphs (unresponsive, stalled) and the heartbeat restart are checked. */
-const STATUS_TICK_MS = 1_000;
+/** How often the clock-driven glyphs (unresponsive, stalled) and the heartbeat restart are checked;
+ * the stall watchdog measures on the same tick (holder/main.ts), so it must be the watchdog's. */
+const STATUS_TICK_MS = WATCHDOG_TICK_MS;
 /** Title changes reach the server at most this often: some agents animate their title, and
  * the picker only needs the latest. */
 const TITLE_REPORT_INTERVAL_MS = 500;
@@ -55,6 +57,8 @@ export class Holder {
     private readonly log: Logger,
     private readonly onDone: (code: number) => void,
     terminateIO: TerminateIO = realTerminateIO,
+    /** Called on every status tick: the stall watchdog's measurement, on the same wakeup. */
+    private readonly onTick: () => void = () => undefined,
   ) {
     const bridgeKey = Buffer.from(init.bridgeKey, 'base64');
     this.agent = new AgentStatus(init.agentKind, init, () => this.child.lifecycle === 'running', () => this.broadcastState());
@@ -163,6 +167,7 @@ export class Holder {
 
   /** Clock-driven states, and the restart of a child that heartbeats and then goes silent. */
   private onStatusTick(): void {
+    this.onTick();
     this.keepSocket();
     this.keepBridge();
     this.agent.refresh();

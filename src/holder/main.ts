@@ -25,11 +25,12 @@ export async function holderMain(): Promise<void> {
   recordUnrequestedExits(diag);
   installTestFaults(process.env, log.role, log);
   // In-thread stall measurement only: see src/diag/watchdog.ts for why holders run no worker.
-  startWatchdog({ ctx: diag, blockedLoop: false, ...watchdogLimitsFromEnv(process.env) });
+  // It measures on the holder's status tick (1 s as well), so an idle holder wakes once a second.
+  const watchdog = startWatchdog({ ctx: diag, blockedLoop: false, ownTimer: false, ...watchdogLimitsFromEnv(process.env) });
   process.on('SIGHUP', () => {
     // Detached from any terminal; a stray SIGHUP must not end the tab.
   });
-  const holder = new Holder(init, log, (code) => process.exit(code), terminateIOFor(process.env));
+  const holder = new Holder(init, log, (code) => process.exit(code), terminateIOFor(process.env), () => watchdog.tick());
   try {
     const ready = await holder.start();
     pipe.end(JSON.stringify({ ok: true, ...ready }) + '\n');

@@ -85,6 +85,19 @@ describe('judgements', () => {
 });
 
 describe('in a process', () => {
+  it('on a caller\'s timer: measures only when ticked, and logs a tick that came late', async () => {
+    const ctx = context();
+    const dog = startWatchdog({ ctx, blockedLoop: false, ownTimer: false, tickMs: 50, stallMs: 200 });
+    dogs.push(dog);
+    // No timer of its own: however long the loop turns, nothing is measured until a tick.
+    await turnLoopFor(400, 40);
+    expect(ctx.log.counts()['loop-stall']).toBeUndefined();
+    dog.tick();
+    expect(ctx.log.counts()['loop-stall']).toBe(1);
+    dog.tick();
+    expect(ctx.log.counts()['loop-stall']).toBe(1);
+  });
+
   it('logs a stall the loop comes back from, and kills nothing', async () => {
     const ctx = context();
     const target = sleeper();
