@@ -138,6 +138,8 @@ describe('profileHolders, on the real /proc', () => {
     return child.pid!;
   };
 
+  // Linux only: it reads the real /proc, which other systems do not have (a1's holders are found
+  // there; elsewhere the sweep finds none).
   it.skipIf(process.platform !== 'linux')('finds a process started with the markers, by its pid and start time, and only that one', async () => {
     const marker = `/tmp/ünïcode-${process.pid}/state/default`;
     const holder = start({ [HOLDER_PROFILE_ENV]: marker, [HOLDER_TAB_ENV]: 'tab-x', [HOLDER_INC_ENV]: 'inc-1' }, true);
