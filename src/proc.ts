@@ -73,6 +73,12 @@ function psStartTime(pid: number): string | null {
   return out === '' ? null : out;
 }
 
+/** The process's state letter (R, S, D, T stopped, Z zombie, ...), or null when it is gone or
+ * where /proc is not there to say. */
+export function processState(pid: number): string | null {
+  return IS_LINUX ? (readStat(pid)?.state ?? null) : null;
+}
+
 /** True while `id.pid` is still the process that started at `id.startTime`. */
 export function isSameProcess(id: ProcessIdentity): boolean {
   return procStartTime(id.pid) === id.startTime;

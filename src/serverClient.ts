@@ -2,6 +2,9 @@
 // client and by every maintenance command.
 import fs from 'node:fs';
 import { spawnReady } from './spawnReady.js';
+import { lockHolder } from './lockHolder.js';
+import { processState } from './proc.js';
+import { writerLockPath } from './store/layout.js';
 import { connectUnix, type Connection } from './protocol/connection.js';
 import { connectHandshake } from './protocol/handshake.js';
 import { controlSchema, type ControlToClient, type ControlToServer, type ReplyError } from './protocol/messages.js';
@@ -12,8 +15,12 @@ import type { Paths } from './paths.js';
 
 /** How long a launching client waits for a server it started to report ready. */
 export const SERVER_START_TIMEOUT_MS = 5_000;
-/** A connect with no completed handshake within this is an unresponsive server. */
+/** A connect with no completed handshake within this is an unresponsive server... */
 const HANDSHAKE_TIMEOUT_MS = 2_000;
+/** ...unless the lock's holder is running (not stopped): a server starting tens of holders on a
+ * loaded 2-core machine can take longer to answer, and killing it would only start that work
+ * again. It gets one more handshake of this length before it is replaced. */
+const BUSY_HANDSHAKE_TIMEOUT_MS = 8_000;
 
 /** An op's arguments, which may be left out when it takes none. */
 export type ArgsOf<K extends RequestOp> = Record<string, never> extends RequestArgs<K> ? [args?: RequestArgs<K>] : [args: RequestArgs<K>];
@@ -68,13 +75,18 @@ export class ServerClient {
     let tried = false;
     let started = false;
     let replaced = false;
+    let patient = false;
     let blocked: ServerError | null = null;
     for (;;) {
       try {
-        const { conn, methods } = await tryConnect(paths);
+        const { conn, methods } = await tryConnect(paths, patient ? BUSY_HANDSHAKE_TIMEOUT_MS : HANDSHAKE_TIMEOUT_MS);
         return new ServerClient(conn, started, methods);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'unresponsive' && !patient && !replaced && isRunning(lockHolder(writerLockPath(paths.stateDir)))) {
+          patient = true;
+          continue;
+        }
         if (code === 'unresponsive' && opts.start && !replaced) {
           replaced = true;
           const pid = await endUnresponsiveServer(paths);
@@ -161,16 +173,23 @@ export function unsupported(op: string): ServerError {
   );
 }
 
-async function tryConnect(paths: Paths): Promise<{ conn: ServerConnection; methods: PeerMethods }> {
+/** Whether `pid` is a process that runs: not stopped (SIGSTOP, a debugger), not a zombie. */
+function isRunning(pid: number | null | undefined): boolean {
+  if (!pid) return false;
+  const state = processState(pid);
+  return state !== null && !'TtZX'.includes(state);
+}
+
+async function tryConnect(paths: Paths, handshakeMs: number): Promise<{ conn: ServerConnection; methods: PeerMethods }> {
   const token = readClientToken(paths.clientTokenFile);
-  const conn = await connectUnix<ControlToClient, ControlToServer>(paths.serverSock, controlSchema, HANDSHAKE_TIMEOUT_MS);
+  const conn = await connectUnix<ControlToClient, ControlToServer>(paths.serverSock, controlSchema, handshakeMs);
   if (!token) {
     conn.close();
     throw Object.assign(new Error('no client token'), { code: 'no-token' });
   }
   let methods: PeerMethods;
   try {
-    const peer = await connectHandshake(conn, { role: 'client', key: token, methods: ['topology', 'tickets'], timeoutMs: HANDSHAKE_TIMEOUT_MS });
+    const peer = await connectHandshake(conn, { role: 'client', key: token, methods: ['topology', 'tickets'], timeoutMs: handshakeMs });
     methods = new PeerMethods(peer.peerMethods);
   } catch (err) {
     conn.close();

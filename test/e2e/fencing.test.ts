@@ -110,6 +110,27 @@ describe('fencing', () => {
     expect(now.tabs[0]).toMatchObject({ name: 'a', holderPid: l.tabs[0].holderPid, childPid: l.tabs[0].childPid });
   });
 
+  it('a client waits for a running server that is slow to answer, instead of replacing it', async () => {
+    // A server starting tens of holders on a loaded machine can miss the 2 s handshake; one
+    // that runs (not stopped) gets a longer one. Its loop is blocked here for 5 s.
+    t = e2e({ closeGraceMs: 300 });
+    t.env.A1_TEST_FAULT_SIGUSR2 = 'server=block:5000';
+    expect((await t.run('new', '--name', 'a')).code).toBe(0);
+    const l = await waitFor(async () => {
+      const x = await listing(t!);
+      return x.server && x.tabs[0]?.status === 'running' ? x : null;
+    }, { what: 'tab a running' });
+    const old = l.server!.pid;
+    process.kill(old, 'SIGUSR2');
+    const r = await t.run('new', '--name', 'b');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('was not responding');
+    expect(isAlive(old)).toBe(true);
+    const now = await listing(t);
+    expect(now.server!.pid).toBe(old);
+    expect(now.tabs.map((tab) => tab.name)).toEqual(['a', 'b']);
+  });
+
   it('a client that cannot verify the stopped server reports recovery blocked, stops nothing and starts no writer', async () => {
     const l = await oneTab();
     const old = l.server!.pid;
