@@ -79,7 +79,7 @@ export class Painter implements Disposable {
 
   private async loadInk(): Promise<void> {
     enableNativeStrings();
-    const { InkLayer } = await importWithoutFetch(() => import('../inkLayer.js'));
+    const { InkLayer } = await importWithoutFetch(() => importBesideBundle<typeof import('../inkLayer.js')>('./inkLayer.js') ?? import('../inkLayer.js'));
     if (this.disposed) return;
     this.ink = new InkLayer(this.ui.props(), this.rows, (frame) => this.onInkFrame(frame));
   }
@@ -154,6 +154,14 @@ export class Painter implements Disposable {
  * first touch of that global loads undici: about 40 ms of CPU and its memory, for nothing,
  * since the wasm is embedded. Hidden while Ink loads, the loader decodes the embedded copy.
  */
+/** Under bin/codeCache.js the bundle runs from a V8 code cache, and such code cannot import()
+ * itself (V8 keeps no host options for it: "Invalid host defined options"); the loader offers an
+ * import() of a file beside the bundle instead. Null when the bundle was loaded otherwise. */
+function importBesideBundle<T>(specifier: string): Promise<T> | null {
+  const importer = (globalThis as { a1ImportBesideBundle?: (specifier: string) => Promise<T> }).a1ImportBesideBundle;
+  return importer ? importer(specifier) : null;
+}
+
 async function importWithoutFetch<T>(load: () => Promise<T>): Promise<T> {
   const fetchProperty = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
   if (!fetchProperty?.configurable) return load();
