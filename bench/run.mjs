@@ -23,13 +23,16 @@ const DEFAULT_ROUNDS = 3;
 const RUN_MARKER = 'BENCH_RUN';
 const RESULTS_DIR = path.join(REPO_ROOT, 'bench', 'results');
 
-const USAGE = `usage: node bench/run.mjs [--rounds N] [--only NAME[,NAME]] [--keys N] [--a1 PATH]
+const USAGE = `usage: node bench/run.mjs [--rounds N] [--only NAME[,NAME]] [--keys N] [--a1 PATH] [--profile DIR]
   --rounds N   rounds per measure and system; the table shows the median (default ${DEFAULT_ROUNDS})
   --only NAME  run only these measures (default: all, in this order):
 ${MEASURES.map((m) => `                 ${m.name.padEnd(12)} ${describe(m)}`).join('\n')}
   --keys N     keys typed per echo-latency run of echo and echo-floor; each phase of flood and hung
                types half as many (default ${DEFAULT_KEYS})
-  --a1 PATH    the a1 entry to run with node (default: this checkout's bin/a1)`;
+  --a1 PATH    the a1 entry to run with node (default: this checkout's bin/a1)
+  --profile DIR  CPU-profile every Node the run starts (a1's client, server, holders; the relay floor)
+               into DIR; then \`node bench/profile/top.mjs DIR\` says where the time went per role.
+               The profiler slows what it samples: a profiled run's figures are not the bench's`;
 
 /** A measure's one-line description for --help: its own, else its title or first metric. */
 function describe(measure) {
@@ -44,6 +47,7 @@ function parseOptions(argv) {
       only: { type: 'string', multiple: true },
       keys: { type: 'string', default: String(DEFAULT_KEYS) },
       a1: { type: 'string', default: A1_BIN },
+      profile: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -59,7 +63,7 @@ function parseOptions(argv) {
   const unknown = only.filter((name) => !MEASURES.some((m) => m.name === name));
   if (unknown.length > 0) throw new Error(`unknown measure ${unknown.join(', ')}; known: ${MEASURES.map((m) => m.name).join(', ')}.`);
   const measures = only.length > 0 ? MEASURES.filter((m) => only.includes(m.name)) : MEASURES;
-  return { rounds, keys, only, measures, a1Bin: path.resolve(values.a1) };
+  return { rounds, keys, only, measures, a1Bin: path.resolve(values.a1), profileDir: values.profile ? path.resolve(values.profile) : null };
 }
 
 function formatResult(value) {
@@ -75,6 +79,12 @@ async function main() {
   // Short, because a1's sockets live under each A1_HOME made inside it.
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'a1b-'));
   process.env[RUN_MARKER] = runId;
+  if (options.profileDir) {
+    fs.mkdirSync(options.profileDir, { recursive: true });
+    // Every process the run starts inherits the environment (lib/systems.mjs benchEnv).
+    process.env.BENCH_PROFILE_DIR = options.profileDir;
+    process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--require ${path.join(REPO_ROOT, 'bench', 'profile', 'preload.cjs')}`].filter(Boolean).join(' ');
+  }
   const log = (message) => console.error(`[bench] ${message}`);
   const cleanup = async () => {
     await killAllWithEnv(RUN_MARKER, runId);
@@ -142,6 +152,7 @@ async function main() {
   console.log(toMarkdown(results));
   log(`results: ${[files.md, files.json, files.svg].map((file) => path.relative(process.cwd(), file)).join(', ')}`);
   log(`total: ${results.seconds.total.toFixed(1)} s`);
+  if (options.profileDir) log(`profiles: ${options.profileDir}; where the time went: node bench/profile/top.mjs ${path.relative(process.cwd(), options.profileDir)}`);
 }
 
 /**
