@@ -63,9 +63,10 @@ function readCache(cacheFile) {
 function writeCache(script, cacheFile) {
   try {
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
-    // Old caches (other builds, other Node versions) are dropped: one file per build.
+    // This file's old caches (other builds, other Node versions) are dropped: one per file.
+    const prefix = path.basename(cacheFile).replace(/-[0-9a-f]+\.bin$/, '-');
     for (const old of fs.readdirSync(path.dirname(cacheFile))) {
-      if (old.endsWith('.bin') && old !== path.basename(cacheFile)) fs.rmSync(path.join(path.dirname(cacheFile), old), { force: true });
+      if (old.startsWith(prefix) && old.endsWith('.bin') && old !== path.basename(cacheFile)) fs.rmSync(path.join(path.dirname(cacheFile), old), { force: true });
     }
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     const data = script.createCachedData();

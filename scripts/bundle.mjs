@@ -66,10 +66,23 @@ await build({
   plugins: [lazyStringWidth, plainMsgpackr, inkLayerOutside],
 });
 
+// A holder starts with every new tab and every cold start: one CommonJS file too (loaded in about
+// two thirds of the time its ES module chunks took, and 0.6 MiB smaller per tab).
+await build({
+  ...common,
+  entryPoints: { holder: 'src/holder/entry.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: { ...common.define, 'import.meta.url': '__a1ModuleUrl' },
+  banner: { js: "const __a1ModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyStringWidth, plainMsgpackr],
+});
+
 await build({
   ...common,
   // inkLayer has a fixed name: attach.cjs loads it after its first paint.
-  entryPoints: { main: 'src/cli/entry.ts', holder: 'src/holder/entry.ts', hook: 'src/cli/hookEntry.ts', inkLayer: 'src/app/inkLayer.ts' },
+  entryPoints: { main: 'src/cli/entry.ts', hook: 'src/cli/hookEntry.ts', inkLayer: 'src/app/inkLayer.ts' },
   outdir: 'dist',
   splitting: true,
   format: 'esm',

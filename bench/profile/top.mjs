@@ -43,7 +43,13 @@ for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')))
   if (!roles.has(role)) roles.set(role, { files: 0, total: 0, busy: 0, self: new Map(), inclusive: new Map() });
   const acc = roles.get(role);
   acc.files += 1;
-  addProfile(acc, JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')));
+  let profile;
+  try {
+    profile = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+  } catch {
+    continue; // cut short: its process was killed while writing it
+  }
+  addProfile(acc, profile);
 }
 
 const rows = (map) => [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(topN));

@@ -30,9 +30,9 @@ function write(dir: string, version: string): void {
 }
 
 /** Loads the bundle in a fresh Node; the cache is written at once (not after the client's 3 s). */
-function load(dir: string): { version: string; part: string; fromCache: boolean } {
+function load(dir: string, name = 'bundle.cjs'): { version: string; part: string; fromCache: boolean } {
   const script = `const { loadWithCodeCache } = require(${JSON.stringify(LOADER)});
-    const { exports, fromCache } = loadWithCodeCache(${JSON.stringify(path.join(dir, 'bundle.cjs'))}, 0);
+    const { exports, fromCache } = loadWithCodeCache(${JSON.stringify(path.join(dir, name))}, 0);
     exports.load().then((m) => setTimeout(() => console.log(JSON.stringify({ version: exports.version, part: m.part, fromCache })), 50));`;
   const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
   expect(run.status, run.stderr).toBe(0);
@@ -59,6 +59,16 @@ describe('the code cache of bare a1', () => {
     expect(load(dir)).toEqual({ version: 'two', part: 'esm part', fromCache: false });
     expect(caches(dir)).not.toContain(old);
     expect(load(dir)).toEqual({ version: 'two', part: 'esm part', fromCache: true });
+  });
+
+  it('two files beside each other (attach.cjs, holder.cjs) keep a cache each', () => {
+    const dir = bundle('one');
+    fs.copyFileSync(path.join(dir, 'bundle.cjs'), path.join(dir, 'other.cjs'));
+    load(dir);
+    load(dir, 'other.cjs');
+    expect(caches(dir)).toHaveLength(2);
+    expect(load(dir).fromCache).toBe(true);
+    expect(load(dir, 'other.cjs').fromCache).toBe(true);
   });
 
   it('a damaged cache is not used: the file is compiled and runs as written', () => {
