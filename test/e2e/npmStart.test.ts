@@ -19,7 +19,7 @@ if (fs.existsSync('src/broken.ts')) {
   process.exit(2);
 }
 fs.mkdirSync('dist', { recursive: true });
-for (const f of ['main.js', 'attach.cjs', 'inkLayer.js', 'holder.cjs', 'hook.js']) fs.writeFileSync('dist/' + f, '// built\\n');
+for (const f of ['main.js', 'attach.cjs', 'inkLayer.js', 'holder.cjs', 'server.cjs', 'hook.js']) fs.writeFileSync('dist/' + f, '// built\\n');
 fs.appendFileSync('builds.log', 'built\\n');
 console.log('stand-in build output');
 `;
