@@ -1,6 +1,6 @@
 // The `a1` command line (SPEC §11). Every command is a declared entry in commands/ and listed
 // once in commands/index.ts; yargs, `--help` and its every-form list are built from that table.
-// Resident processes start through hidden subcommands.
+// Resident processes (`__server`, `__holder`) never come here: bin/a1 loads their own bundles.
 //
 // yargs and the registry (a native addon) load only for the commands that need them: bare `a1`
 // is the moment people feel, and it needs neither (SPEC §8, start-up).
@@ -29,16 +29,6 @@ function run(entry: CommandEntry<never>): (argv: unknown) => Promise<void> {
 }
 
 export async function main(args: string[]): Promise<void> {
-  // Resident processes skip yargs entirely: they start often and need none of it.
-  if (args[0] === '__holder') {
-    const { holderMain } = await import('../holder/main.js');
-    return holderMain();
-  }
-  if (args[0] === '__server') {
-    const { serverMain } = await import('../server/main.js');
-    const i = args.indexOf('--profile');
-    return serverMain(i >= 0 ? args[i + 1] : undefined);
-  }
   for (const entry of COMMANDS) if (entry.kind === 'direct' && entry.matches(args)) return runDirect(() => entry.run(args));
   // Bare `a1`: attach at once, without parsing anything.
   if (args.length === 0) return runDirect(() => attach({}));
