@@ -71,7 +71,7 @@ await build({
 // module chunks took, and is 0.6 MiB smaller per tab).
 await build({
   ...common,
-  entryPoints: { holder: 'src/holder/entry.ts', server: 'src/server/entry.ts' },
+  entryPoints: { holder: 'src/holder/entry.ts', server: 'src/server/entry.ts', web: 'src/web/entry.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',

@@ -204,7 +204,7 @@ async function tryConnect(paths: Paths, handshakeMs: number): Promise<{ conn: Se
 
 /** A server started from inside a tab (`a1 new` there) must not carry that tab's marker: closing
  * the tab would otherwise find the server and its holders by it. */
-function withoutTabMarkers(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function withoutTabMarkers(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { A1_TAB_ID: _tab, A1_BRIDGE: _bridge, A1_BRIDGE_TOKEN: _token, ...rest } = env;
   return rest;
 }

@@ -2,6 +2,8 @@
 // server a client starts (ready, lost or error) and the holder the server starts (ready with its
 // pids). At src/ root since both sides use it.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 
 /** How a start ended: its one line, or why there is none. */
@@ -55,4 +57,18 @@ export function spawnReady(args: readonly string[], opts: SpawnReadyOptions): Pr
     pipe.once('end', () => finish({ t: 'end' }));
     if (opts.input !== undefined) pipe.write(opts.input);
   });
+}
+
+/** The started process's side: fd 3, when the launching process passed a pipe there. */
+export function openStatusPipe(): net.Socket | null {
+  try {
+    fs.fstatSync(3);
+    const s = new net.Socket({ fd: 3, readable: false, writable: true });
+    s.on('error', () => {
+      // Ignored: the launching process may have gone.
+    });
+    return s;
+  } catch {
+    return null;
+  }
 }

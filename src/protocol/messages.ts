@@ -8,7 +8,8 @@ import type { HistoryPage, SearchResult } from './history.js';
 
 /** Control plane: client ⇄ server. */
 export const controlSchema = defineSchema({
-  subscribe: { clientId: 'string', cols: 'int', rows: 'int' },
+  /** passive: a page of `a1 web`, read-only until it claims a tab (servers with the method 'passive'). */
+  subscribe: { clientId: 'string', cols: 'int', rows: 'int', passive: 'boolean?' },
   /** Watch the tabs without attaching (`a1 events`): the snapshot and every change after it, and
    * nothing else; a watcher is no client of the core (never a controller, never keeps it up). */
   watch: {},

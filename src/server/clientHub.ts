@@ -134,7 +134,7 @@ export class ClientHub {
     const conn: ClientConnection = new Connection(socket, controlSchema);
     acceptHandshake(conn, {
       role: 'server',
-      methods: controlMethods(['topology', 'tickets', 'host', 'watch'], this.ops),
+      methods: controlMethods(['topology', 'tickets', 'host', 'watch', 'passive'], this.ops),
       keyFor: (auth) => (auth.role === 'client' ? this.d.clientToken : new ProtocolError('auth', 'Unknown role.')),
     }).then(
       () => this.addClient(conn),
@@ -161,7 +161,7 @@ export class ClientHub {
     conn.onMessage((m) => {
       switch (m.t) {
         case 'subscribe':
-          return this.subscribe(session, m.clientId);
+          return this.subscribe(session, m.clientId, m.passive === true);
         case 'watch':
           session.watcher = true;
           return session.conn.send(this.snapshot());
@@ -175,9 +175,9 @@ export class ClientHub {
   }
 
   /** A client views: it is attached under its own id and gets the whole topology. */
-  private subscribe(session: ClientSession, clientId: string): void {
+  private subscribe(session: ClientSession, clientId: string, passive: boolean): void {
     session.id = clientId;
-    this.attach(session, session.id);
+    this.attach(session, session.id, passive);
     session.conn.send(this.snapshot());
   }
 
@@ -193,13 +193,13 @@ export class ClientHub {
     };
   }
 
-  private attach(session: ClientSession, coreId: string): void {
+  private attach(session: ClientSession, coreId: string, passive = false): void {
     if (session.coreId === coreId) return;
     if (session.coreId) this.detach(session.coreId);
     session.coreId = coreId;
     const n = this.coreClients.get(coreId) ?? 0;
     this.coreClients.set(coreId, n + 1);
-    if (n === 0) this.d.feed({ t: 'clientAttached', clientId: coreId });
+    if (n === 0) this.d.feed(passive ? { t: 'clientAttached', clientId: coreId, passive } : { t: 'clientAttached', clientId: coreId });
   }
 
   private detach(coreId: string): void {

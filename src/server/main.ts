@@ -2,13 +2,13 @@
 // or exits quietly, opens and verifies the registry, bumps the epoch, then serves. The
 // launching client reads one status line on fd 3: ready, lost (another server won) or error.
 import fs from 'node:fs';
-import net from 'node:net';
 import { resolvePaths, ensureProfileDirs } from '../paths.js';
 import { loadConfig } from '../config/load.js';
 import { loadOrCreateSecret, loadOrCreateClientToken } from '../security.js';
 import { procStartTime, bootId } from '../proc.js';
 import { Registry } from '../store/registry.js';
 import { Server } from './server.js';
+import { openStatusPipe } from '../spawnReady.js';
 import { leaseAtStart } from './ownerCheck.js';
 import { crashPoint, CRASH_AT_ENV } from '../crashPoints.js';
 import { createLogger, errorCode, pruneLogs } from '../log.js';
@@ -138,15 +138,3 @@ function withoutCrashPoint(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return rest;
 }
 
-function openStatusPipe(): net.Socket | null {
-  try {
-    fs.fstatSync(3);
-    const s = new net.Socket({ fd: 3, readable: false, writable: true });
-    s.on('error', () => {
-      // Ignored: the launching client may have gone.
-    });
-    return s;
-  } catch {
-    return null;
-  }
-}

@@ -22,6 +22,8 @@ export interface ControlLinkHost {
   readonly profile: string;
   readonly env: NodeJS.ProcessEnv;
   readonly clientId: string;
+  /** A page of `a1 web`: read-only until it claims a tab (src/server/core/controller.ts). */
+  readonly passive?: boolean;
   /** The outer terminal's size, announced on subscribing. */
   size(): { cols: number; rows: number };
   /** The tab list changed; `onlyTitle`: nothing but a tab's title did (some agents animate it). */
@@ -69,7 +71,7 @@ export class ControlLink implements Disposable {
         reject(new ServerError('disconnected', 'The connection to the a1 server was lost.'));
         if (server === this.server) void this.reconnect();
       });
-      server.conn.send({ t: 'subscribe', clientId: this.host.clientId, ...this.host.size() });
+      server.conn.send({ t: 'subscribe', clientId: this.host.clientId, ...this.host.size(), ...(this.host.passive ? { passive: true } : {}) });
     });
   }
 

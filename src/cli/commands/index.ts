@@ -17,6 +17,7 @@ import { statusCommand } from './status.js';
 import { hooksInstallCommand, hooksUninstallCommand } from './hooks.js';
 import { sendCommand } from './send.js';
 import { completionCommand } from './completion.js';
+import { webCommand } from './web.js';
 
 export const COMMANDS: readonly FormEntry[] = [
   attachCommand,
@@ -27,6 +28,7 @@ export const COMMANDS: readonly FormEntry[] = [
   tabsStopCommand,
   tabsSleepCommand,
   sendCommand,
+  webCommand,
   hostStatusCommand,
   tabsDoctorCommand,
   hostStopCommand,

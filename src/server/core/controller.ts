@@ -40,9 +40,10 @@ export function effectiveController(tab: CoreTab): Controller {
   return tab.transfer ?? tab.controller;
 }
 
+/** The clients control may pass to without asking: viewers that are not passive pages. */
 function viewers(s: CoreState, tabId: string): string[] {
   return Object.keys(s.clients)
-    .filter((id) => s.clients[id].viewing === tabId)
+    .filter((id) => s.clients[id].viewing === tabId && !s.clients[id].passive)
     .sort();
 }
 
@@ -67,7 +68,10 @@ export function settleController(s: CoreState, fx: Effect[], tab: CoreTab): Core
   const behind = current.rev < tab.controllerRev;
   // Most tabs, on most events: nobody controls or views them (asked per tab on every event).
   if (current.clientId === null && !behind && !viewed(s, tab.id)) return s;
-  const handover = controlHandover(current.clientId, viewers(s, tab.id));
+  // A passive page keeps control it claimed while it views the tab; it is never handed control.
+  const keeps = current.clientId !== null && s.clients[current.clientId]?.viewing === tab.id;
+  const candidates = viewers(s, tab.id);
+  const handover = controlHandover(current.clientId, keeps && !candidates.includes(current.clientId!) ? [...candidates, current.clientId!] : candidates);
   if (handover === undefined && !behind) return s;
   return transfer(s, fx, tab, handover === undefined ? current.clientId : handover);
 }
@@ -78,7 +82,7 @@ export function handleControl(s: CoreState, fx: Effect[], clientId: string, reqI
     fx.push({ t: 'reply', clientId, reqId, reply: { ok: false, code: 'no-tab' } });
     return s;
   }
-  if (req.op === 'view') s = wakeOnView({ ...s, clients: { ...s.clients, [clientId]: { viewing: tab.id } } }, fx, tab);
+  if (req.op === 'view') s = wakeOnView({ ...s, clients: { ...s.clients, [clientId]: { ...s.clients[clientId], viewing: tab.id } } }, fx, tab);
   // A claim without force takes control only as a view would: from nobody.
   const rule = req.op === 'claim' && req.force !== false ? 'claim' : 'view';
   if (tab.bound && tab.holder) return grant(s, fx, clientId, reqId, rule, tab);
@@ -107,7 +111,9 @@ function viewWaits(tab: CoreTab, pending: CoreState['pending'], tabId: string): 
 function grant(s: CoreState, fx: Effect[], clientId: string, reqId: number, op: 'view' | 'claim', tab: CoreTab): CoreState {
   const current = effectiveController(tab);
   const live = current.clientId !== null && s.clients[current.clientId]?.viewing === tab.id;
-  if (controlOnRequest(op, current.clientId, live, clientId)) s = transfer(s, fx, tab, clientId);
+  // A passive page takes control only when it claims.
+  const passiveView = op === 'view' && s.clients[clientId]?.passive === true;
+  if (!passiveView && controlOnRequest(op, current.clientId, live, clientId)) s = transfer(s, fx, tab, clientId);
   fx.push({ t: 'reply', clientId, reqId, reply: { ok: true, holderInc: tab.holder!.inc, controller: effectiveController(s.tabs[tab.id]).clientId === clientId } });
   return s;
 }

@@ -52,7 +52,7 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
       return idle(e.heartbeat === false ? ticked : heartbeat(ticked, fx), fx);
     }
     case 'clientAttached':
-      return { ...s, clients: { ...s.clients, [e.clientId]: { viewing: null } } };
+      return { ...s, clients: { ...s.clients, [e.clientId]: e.passive ? { viewing: null, passive: true } : { viewing: null } } };
     case 'clientGone': {
       const { [e.clientId]: _gone, ...clients } = s.clients;
       return { ...s, clients };

@@ -141,6 +141,9 @@ export interface WaitingView {
 
 export interface CoreClient {
   viewing: string | null;
+  /** A page of `a1 web` (issue 20): read-only until it claims a tab, so viewing never hands it
+   * control, and a controller that leaves never hands control to it. */
+  passive?: boolean;
 }
 
 export type Mutation =
@@ -229,7 +232,7 @@ export type CoreEvent =
   /** Periodic work; `heartbeat` (default true) also pings the bound holders, so the shell can tick
    * more often than it beats. */
   | { t: 'tick'; now: number; heartbeat?: boolean }
-  | { t: 'clientAttached'; clientId: string }
+  | { t: 'clientAttached'; clientId: string; passive?: boolean }
   /** Detach, crash or expiry of the client's attachment lease: all the same to the core. */
   | { t: 'clientGone'; clientId: string }
   | { t: 'request'; clientId: string; reqId: number; req: Request }
