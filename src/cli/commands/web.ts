@@ -95,14 +95,15 @@ async function web(argv: WebArgs): Promise<number> {
 
 export const webCommand = command<WebArgs>({
   path: ['web'],
-  usage: 'a1 web [--port N] [--bind ADDR] [--cert FILE --key FILE] [--revoke | --stop]',
+  usage: 'a1 web [--port N] [--bind A] [--cert F --key F] [--json] [--revoke|--stop]',
   summary: 'see and answer your tabs from a browser: prints a one-time link',
   options: {
     port: { type: 'string', describe: `Port to serve on (default ${DEFAULT_WEB_PORT}; 0 picks a free one)` },
     bind: { type: 'string', describe: 'Address to serve on (default 127.0.0.1; any other needs --cert and --key)' },
     cert: { type: 'string', describe: 'TLS certificate file (PEM), for https' },
     key: { type: 'string', describe: "The certificate's private key file (PEM)" },
-    'idle-minutes': { type: 'string', describe: 'End a session after this many minutes with no page open (default 30)' },
+    // In --help only: the every-form list keeps each form within 80 columns.
+    'idle-minutes': { type: 'string', describe: 'End a session after this many minutes with no page open (default 30)', internal: true },
     revoke: { type: 'boolean', describe: 'End every session and unused link, closing open pages' },
     stop: { type: 'boolean', describe: 'Stop serving the browser client' },
     json: { type: 'boolean', describe: 'Print stable JSON: url, port, pid, bind, tls' },
