@@ -251,6 +251,33 @@ describe('controller', () => {
     const claim = drive(s, req('c1', 4, { op: 'claim', tabId }));
     expect(claim.effects).toEqual([]);
   });
+
+  it('a passive page (a1 web) views without taking control, is never handed it, and keeps what it claimed', () => {
+    const { s: s0, tabId, inc } = withRunningTab();
+    const transfers = (fx: Effect[]) => fx.filter((f) => f.t === 'sendToHolder' && f.cmd.t === 'setController');
+    let s = drive(s0, { t: 'clientAttached', clientId: 'web', passive: true }).state;
+    // Viewing a tab nobody controls leaves it with nobody.
+    const viewed = drive(s, req('web', 2, { op: 'view', tabId }));
+    expect(transfers(viewed.effects)).toEqual([]);
+    expect(replies(viewed.effects)).toEqual([{ ok: true, holderInc: inc, controller: false }]);
+    // A terminal client views it and takes it, as from nobody; when it leaves, the page is not handed it.
+    const terminal = drive(viewed.state, req('c1', 3, { op: 'view', tabId }));
+    expect(transfers(terminal.effects)).toEqual([{ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'setController', clientId: 'c1', rev: 1 } }]);
+    s = drive(terminal.state, { t: 'controllerAck', tabId, inc, rev: 1 }).state;
+    const left = drive(s, { t: 'clientGone', clientId: 'c1' });
+    expect(transfers(left.effects)).toEqual([{ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'setController', clientId: null, rev: 2 } }]);
+    s = drive(left.state, { t: 'controllerAck', tabId, inc, rev: 2 }).state;
+    // The page claims it, and keeps it while it views the tab, even with a terminal client viewing too.
+    const claimed = drive(s, req('web', 4, { op: 'claim', tabId, force: true }));
+    expect(transfers(claimed.effects)).toEqual([{ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'setController', clientId: 'web', rev: 3 } }]);
+    s = drive(claimed.state, { t: 'controllerAck', tabId, inc, rev: 3 }).state;
+    const another = drive(s, req('c2', 5, { op: 'view', tabId }));
+    expect(transfers(another.effects)).toEqual([]);
+    expect(drive(another.state, { t: 'tick', now: 1 }).effects.filter((f) => f.t === 'sendToHolder' && f.cmd.t === 'setController')).toEqual([]);
+    // The terminal client takes it back with its key (a forced claim).
+    const back = drive(another.state, req('c2', 6, { op: 'claim', tabId, force: true }));
+    expect(transfers(back.effects)).toEqual([{ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'setController', clientId: 'c2', rev: 4 } }]);
+  });
 });
 
 describe('sleep and wake', () => {
