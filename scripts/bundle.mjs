@@ -92,3 +92,31 @@ await build({
   },
   plugins: [lazyStringWidth, plainMsgpackr],
 });
+
+// The `a1 web` page (issue 20): one browser bundle with xterm.js, and its static files, served by
+// the web process from dist/web/ (nothing fetched from elsewhere). The page has DOM types, so it
+// is checked with its own tsconfig here (the main one leaves it out).
+{
+  const { execFileSync } = await import('node:child_process');
+  const { copyFileSync, mkdirSync } = await import('node:fs');
+  const pageDir = path.join(root, 'src', 'web', 'page');
+  const webDir = path.join(root, 'dist', 'web');
+  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(pageDir, 'tsconfig.json')], { stdio: 'inherit' });
+  mkdirSync(webDir, { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { app: 'src/web/page/app.ts' },
+    outdir: 'dist/web',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: ['chrome110', 'firefox110', 'safari16'],
+    minify: true,
+    sourcemap: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  copyFileSync(path.join(pageDir, 'index.html'), path.join(webDir, 'index.html'));
+  copyFileSync(path.join(pageDir, 'app.css'), path.join(webDir, 'app.css'));
+  copyFileSync(path.join(root, 'node_modules', '@xterm', 'xterm', 'css', 'xterm.css'), path.join(webDir, 'xterm.css'));
+}
