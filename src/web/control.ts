@@ -19,6 +19,8 @@ export interface WebInfo {
   url?: string;
   /** Sessions ended, for `revoke`. */
   ended?: number;
+  /** Live sessions (idle ones already dropped). */
+  sessions: number;
 }
 
 const ASK_TIMEOUT_MS = 5_000;

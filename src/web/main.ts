@@ -139,7 +139,10 @@ export async function webMain(argv: readonly string[]): Promise<void> {
     });
   }
 
-  const info = (): WebInfo => ({ pid: process.pid, port: web.port, bind: args.bind, tls: tls !== null });
+  const info = (): WebInfo => {
+    auth.sweep(Date.now());
+    return { pid: process.pid, port: web.port, bind: args.bind, tls: tls !== null, sessions: auth.sessionCount };
+  };
   let control: net.Server;
   const answer = (op: WebOp): WebInfo | null => {
     switch (op) {

@@ -34,7 +34,7 @@ function readableFile(value: string, option: string): string {
 }
 
 function print(info: WebInfo, json: boolean, lines: string[]): void {
-  if (json) process.stdout.write(JSON.stringify({ url: info.url ?? null, port: info.port, pid: info.pid, bind: info.bind, tls: info.tls, ...(info.ended !== undefined ? { ended: info.ended } : {}) }) + '\n');
+  if (json) process.stdout.write(JSON.stringify({ url: info.url ?? null, port: info.port, pid: info.pid, bind: info.bind, tls: info.tls, sessions: info.sessions, ...(info.ended !== undefined ? { ended: info.ended } : {}) }) + '\n');
   else process.stdout.write(lines.join('\n') + '\n');
 }
 
@@ -106,7 +106,7 @@ export const webCommand = command<WebArgs>({
     'idle-minutes': { type: 'string', describe: 'End a session after this many minutes with no page open (default 30)', internal: true },
     revoke: { type: 'boolean', describe: 'End every session and unused link, closing open pages' },
     stop: { type: 'boolean', describe: 'Stop serving the browser client' },
-    json: { type: 'boolean', describe: 'Print stable JSON: url, port, pid, bind, tls' },
+    json: { type: 'boolean', describe: 'Print stable JSON: url, port, pid, bind, tls, sessions' },
   },
   examples: [
     ['a1 web', 'print a link to open in a browser on this machine'],

@@ -1,0 +1,128 @@
+// `a1 web`'s limits (issue 20): a page that stops reading never stalls a tab (the web process
+// keeps reading the holder and sends that page the whole surface once it drains), and a session
+// with no page open ends after its idle time.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { e2e, listing, stateDir, type E2E } from './harness.js';
+import { waitFor } from '../helpers/wait.js';
+import type { WebToPage } from '../../src/web/protocol.js';
+
+interface WebStart {
+  url: string;
+  port: number;
+  pid: number;
+  sessions: number;
+}
+
+async function startWeb(t: E2E, ...extra: string[]): Promise<WebStart> {
+  const r = await t.run('web', '--port', '0', '--json', ...extra);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as WebStart;
+}
+
+/** Spends the link's token for the session cookie, as a browser following it would. */
+async function sessionCookie(url: string): Promise<string> {
+  const res = await fetch(url, { redirect: 'manual' });
+  expect(res.status).toBe(303);
+  const set = res.headers.get('set-cookie') ?? '';
+  return set.split(';')[0];
+}
+
+function origin(url: string): string {
+  return new URL(url).origin;
+}
+
+/** A page's WebSocket that records what it receives. */
+function openPage(url: string, cookie: string): { ws: WebSocket; got: WebToPage[]; opened: Promise<void> } {
+  const base = origin(url);
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/ws`, { headers: { Cookie: cookie, Origin: base } });
+  const got: WebToPage[] = [];
+  ws.on('message', (data) => got.push(JSON.parse(String(data)) as WebToPage));
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return { ws, got, opened };
+}
+
+function webLog(t: E2E): string {
+  try {
+    return fs.readFileSync(path.join(stateDir(t), 'logs', 'web.log'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+describe('a1 web limits', () => {
+  let t: E2E;
+  let webPid = 0;
+  const sockets: WebSocket[] = [];
+  beforeEach(() => {
+    t = e2e();
+  });
+  afterEach(async () => {
+    for (const ws of sockets) ws.terminate();
+    if (webPid) {
+      try {
+        process.kill(webPid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await t.teardown();
+  });
+
+  it('a page that stops reading never stalls its tab, and gets the whole surface once it reads again', async () => {
+    const counter = path.join(t.home.dir, 'lines');
+    // Prints as fast as the holder reads, and says how far it got every thousand lines.
+    const script = `i=0; while :; do i=$((i+1)); echo "line $i ................................................................"; if [ $((i % 1000)) = 0 ]; then echo $i > ${counter}; fi; done`;
+    expect((await t.run('new', '--name', 'flood', '--', '/bin/bash', '-c', script)).code).toBe(0);
+    const tab = (await listing(t)).tabs.find((x) => x.name === 'flood')!;
+    const web = await startWeb(t);
+    webPid = web.pid;
+    const slow = openPage(web.url, await sessionCookie(web.url));
+    sockets.push(slow.ws);
+    await slow.opened;
+    slow.ws.send(JSON.stringify({ t: 'view', tabId: tab.id }));
+    await waitFor(() => slow.got.some((m) => m.t === 'surface'), { timeoutMs: 30_000, what: 'the first surface' });
+    // The browser stops reading: its socket's receive side is paused, so the web process's sends back up.
+    const raw = (slow.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    raw.pause();
+    await waitFor(() => webLog(t).includes('"page-behind"'), { timeoutMs: 60_000, what: 'the web process to find the page behind' });
+    // The tab goes on: its program prints thousands of lines more while the page reads nothing.
+    const at = Number(fs.readFileSync(counter, 'utf8'));
+    await waitFor(() => Number(fs.readFileSync(counter, 'utf8')) >= at + 20_000, { timeoutMs: 60_000, what: 'the flooding tab to go on printing' });
+    // Another page of the same tab is served meanwhile.
+    const other = openPage(web.url, await sessionCookie((await startWeb(t)).url));
+    sockets.push(other.ws);
+    await other.opened;
+    other.ws.send(JSON.stringify({ t: 'view', tabId: tab.id }));
+    await waitFor(() => other.got.filter((m) => m.t === 'surface').length >= 5, { timeoutMs: 30_000, what: 'a second page to get patches' });
+    // The slow page reads again: what it is sent next is the whole surface, not the patches it missed.
+    const before = slow.got.length;
+    raw.resume();
+    await waitFor(() => slow.got.slice(before).some((m) => m.t === 'surface' && m.patch.full), { timeoutMs: 60_000, what: 'the whole surface after draining' });
+  });
+
+  it('a session with no page open ends after its idle time; its cookie then gets 401 and nothing else', async () => {
+    // 0.02 minutes: 1.2 s.
+    const web = await startWeb(t, '--idle-minutes', '0.02');
+    webPid = web.pid;
+    const cookie = await sessionCookie(web.url);
+    const base = origin(web.url);
+    expect((await fetch(`${base}/`, { headers: { Cookie: cookie } })).status).toBe(200);
+    // Asking the web process how many sessions live does not touch them; the page's requests would.
+    await waitFor(
+      async () => {
+        const r = await t.run('web', '--json');
+        return (JSON.parse(r.stdout) as WebStart).sessions === 0;
+      },
+      { timeoutMs: 30_000, what: 'the idle session to end' },
+    );
+    const res = await fetch(`${base}/`, { headers: { Cookie: cookie } });
+    expect(res.status).toBe(401);
+    expect(await res.text()).toBe('');
+  });
+});
