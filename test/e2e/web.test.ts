@@ -199,10 +199,10 @@ describe('a1 web in a real browser', () => {
     await phone.keyboard.press('Enter');
     await pageShows(phone, `web-${marker}-1007`);
     await term.waitForText(`web-${marker}-1007`);
-    // Controlling the tab does not resize it: it keeps the terminal client's 120x40.
-    await phone.keyboard.type('stty size');
+    // Controlling the tab does not resize it: it keeps the terminal client's 120×40 less the strip.
+    await phone.keyboard.type(`echo size-${marker}-$(stty size | tr ' ' x)`);
     await phone.keyboard.press('Enter');
-    await pageShows(phone, '40 120');
+    await pageShows(phone, `size-${marker}-39x120`);
     await phone.screenshot({ path: path.join(SNAPSHOTS, 'web-phone.png') });
 
     // The terminal client takes control back: the page is read-only again and says so.

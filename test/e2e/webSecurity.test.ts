@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { e2e, livePids, type E2E } from './harness.js';
 import { startWeb, stopWebProcess, type WebStart } from '../helpers/browser.js';
 import { waitFor } from '../helpers/wait.js';
+import { isAlive } from '../helpers/procs.js';
 import { SESSION_COOKIE, WS_CLOSE, WS_PATH } from '../../src/web/protocol.js';
 
 let t: E2E | undefined;
@@ -188,7 +189,7 @@ describe('a1 web security', () => {
     expect(typeof hello.clientId).toBe('string');
   });
 
-  it('--revoke ends every session, unused token and open socket (4401); no token or session id is ever on disk', async () => {
+  it('--revoke ends every session, unused token and open socket (4401); --stop; no token or session id is ever on disk', async () => {
     t = e2e();
     await newTab(t, 'sh');
     const w = await startWeb(t.run);
@@ -198,13 +199,16 @@ describe('a1 web security', () => {
     const ok = await upgrade(w.port, { cookie, origin: own });
     if (!('opened' in ok)) throw new Error(`the page's own WebSocket was refused with ${ok.refused}`);
     await waitFor(() => ok.messages.length > 0, { what: 'the socket in use' });
-    const closed = new Promise<number>((resolve) => ok.opened.on('close', (code) => resolve(code)));
+    let closedWith: number | null = null;
+    ok.opened.on('close', (code) => {
+      closedWith = code;
+    });
     const unused = await startWeb(t.run);
     expect(unused.pid).toBe(w.pid);
 
     const revoked = await t.run('web', '--revoke');
     expect(revoked.code, revoked.stderr).toBe(0);
-    expect(await closed).toBe(WS_CLOSE.sessionEnded);
+    expect(await waitFor(() => closedWith, { what: 'the open socket closed' })).toBe(WS_CLOSE.sessionEnded);
     expectRefused(await get(w.port, '/', { Cookie: cookie }), 'a revoked session');
     expectRefused(await get(w.port, '/app.js', { Cookie: cookie }), 'an asset with a revoked session');
     await expectUpgradeRefused(w.port, { cookie, origin: own }, 'a WebSocket with a revoked session');
@@ -215,6 +219,10 @@ describe('a1 web security', () => {
     const freshCookie = await exchange(fresh);
     expect((await get(fresh.port, '/', { Cookie: freshCookie })).status).toBe(200);
 
+    // Stopped, so that nothing it would write is still in its buffers.
+    const stopped = await t.run('web', '--stop');
+    expect(stopped.code, stopped.stderr).toBe(0);
+    await waitFor(() => !isAlive(w.pid), { what: 'the web process gone after a1 web --stop' });
     const sid = (c: string) => c.slice(SESSION_COOKIE.length + 1);
     for (const [what, secret] of [
       ['the first token', w.token],
