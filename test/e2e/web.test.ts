@@ -13,6 +13,7 @@ import { a1Argv, REPO_ROOT, type PtyDriver } from '../helpers/pty.js';
 import { holdsFor, waitFor } from '../helpers/wait.js';
 import { launchBrowser, RUN_MARKER, startWeb, stopWebProcess, type TestBrowser, type WebStart } from '../helpers/browser.js';
 import { isAlive, pidsWithEnv } from '../helpers/procs.js';
+import { agentReports, agentTranscript, newAgentTab, useFakeAgent, waitForTabSession } from './lifecycleHarness.js';
 
 /** What the page exposes for tests (the DOM contract of issue 20). */
 interface A1WebHandle {
@@ -228,6 +229,44 @@ describe('a1 web in a real browser', () => {
     expect(await desktop.isVisible('#term')).toBe(true);
     expect(await desktop.isVisible('#back')).toBe(false);
     await desktop.screenshot({ path: path.join(SNAPSHOTS, 'web-desktop.png') });
+  });
+});
+
+describe('an agent answered from the phone', () => {
+  it('a line from the compose box reaches the agent, and its permission prompt is answered with the y quick key', { timeout: 180_000 }, async () => {
+    t = e2e();
+    const e = t;
+    const dir = useFakeAgent(e);
+    const bot = await newAgentTab(e, 'bot');
+    await newTab(e, '--name', 'sh');
+    const { sessionId } = await waitForTabSession(e, bot);
+    web = await startWeb(e.run);
+    browser = await launchBrowser();
+    const phone = await (await browser.phone()).newPage();
+    await phone.goto(web.url);
+    await phone.click(`#inbox .inbox-item[data-tab-id="${bot}"]`);
+    await pageShows(phone, 'fake-agent session');
+    // Nobody else views the tab, and a page takes control only when asked to.
+    await waitForControl(phone, 'none');
+    await phone.click('#control');
+    await waitForControl(phone, 'you');
+
+    // A line typed in the compose box and sent with Enter: the agent's permission prompt.
+    const marker = randomBytes(4).toString('hex');
+    await phone.fill('#compose', `/ask may-i-${marker}`);
+    await phone.press('#compose', 'Enter');
+    await waitFor(() => agentTranscript(dir, sessionId).some((x) => x.role === 'user' && x.text === `/ask may-i-${marker}`), {
+      what: 'the composed line in the agent\'s transcript',
+    });
+    await pageShows(phone, 'allow this [y/n]');
+    await waitFor(async () => (await chips(phone)).find((c) => c.id === bot)?.glyph === 'needsInput', { what: 'the bot chip asking' });
+    expect((await inboxItems(phone))[0]).toEqual({ id: bot, attention: 'needs-input' });
+
+    // Answered with the quick key: the agent goes on, replies and finishes its turn.
+    await phone.click('#keys button[data-key="y"]');
+    await waitFor(() => agentReports(dir, sessionId).some((r) => r.ok && r.state === 'done'), { what: 'the agent\'s turn done after y' });
+    expect(agentTranscript(dir, sessionId).filter((x) => x.role === 'agent').map((x) => x.text)).toEqual([`reply 1 to: /ask may-i-${marker}`]);
+    await pageShows(phone, `reply 1 to: /ask may-i-${marker}`);
   });
 });
 
