@@ -56,7 +56,7 @@ export interface PageLinkDeps {
 
 export function webTab(tab: TabInfo): WebTab {
   const glyph = tab.glyph ?? 'none';
-  return { id: tab.id, name: tab.name, glyph, attention: attentionOf(glyph), lifecycle: tab.lifecycle, kind: tab.kind ?? 'shell', title: tab.title };
+  return { id: tab.id, name: tab.name, glyph, attention: attentionOf(glyph), lifecycle: tab.lifecycle, kind: tab.agent?.kind ?? tab.kind ?? 'shell', title: tab.title };
 }
 
 export class PageLink {

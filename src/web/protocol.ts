@@ -60,5 +60,3 @@ export const WS_CLOSE = {
 
 /** Path of the page's WebSocket. */
 export const WS_PATH = '/ws';
-/** The cookie holding the session id. */
-export const SESSION_COOKIE = 'a1web';

@@ -12,7 +12,8 @@ import { e2e, livePids, type E2E } from './harness.js';
 import { startWeb, stopWebProcess, type WebStart } from '../helpers/browser.js';
 import { waitFor } from '../helpers/wait.js';
 import { isAlive } from '../helpers/procs.js';
-import { SESSION_COOKIE, WS_CLOSE, WS_PATH } from '../../src/web/protocol.js';
+import { WS_CLOSE, WS_PATH } from '../../src/web/protocol.js';
+import { sessionCookieName } from '../../src/web/gate.js';
 
 let t: E2E | undefined;
 const webs: WebStart[] = [];
@@ -49,19 +50,13 @@ function expectRefused(r: Reply, what: string): void {
   expect(r.headers['set-cookie'], `${what}: no cookie`).toBeUndefined();
 }
 
-/** The session cookie's name: `a1web` and the port, since browsers scope cookies by host and not
- * by port, and two profiles' `a1 web` on one machine must not overwrite each other's session. */
-function cookieName(port: number): string {
-  return `${SESSION_COOKIE}-${port}`;
-}
-
 /** The `a1web-PORT=SID` pair of a reply's Set-Cookie, after checking its attributes. */
 function sessionCookie(r: Reply, port: number): string {
   const set = r.headers['set-cookie'] ?? [];
   expect(set).toHaveLength(1);
   const [pair, ...attrs] = set[0].split(';').map((s) => s.trim());
-  expect(pair.startsWith(`${cookieName(port)}=`), set[0]).toBe(true);
-  expect(pair.length).toBeGreaterThan(cookieName(port).length + 1);
+  expect(pair.startsWith(`${sessionCookieName(port)}=`), set[0]).toBe(true);
+  expect(pair.length).toBeGreaterThan(sessionCookieName(port).length + 1);
   const lower = attrs.map((a) => a.toLowerCase());
   expect(lower).toContain('httponly');
   expect(lower).toContain('samesite=strict');
@@ -156,7 +151,7 @@ describe('a1 web security', () => {
     await expectUpgradeRefused(w.port, { origin: `http://127.0.0.1:${w.port}` }, 'a WebSocket without a session');
     expectRefused(await get(w.port, '/?token=wrong'), 'a wrong token');
     expectRefused(await get(w.port, `/?token=${w.token}x`), 'the token with a character more');
-    expectRefused(await get(w.port, '/', { Cookie: `${cookieName(w.port)}=made-up` }), 'a made-up session');
+    expectRefused(await get(w.port, '/', { Cookie: `${sessionCookieName(w.port)}=made-up` }), 'a made-up session');
 
     // The token, once: a session cookie; the same token again: 401 (both printed tokens are good once).
     const cookie = await exchange(w);
