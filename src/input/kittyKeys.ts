@@ -51,7 +51,7 @@ const LEGACY_KEY_FORMS: Readonly<Record<string, KeyForm>> = {
 };
 
 /** Keys only the protocol reports, each with its Private Use Area number (`CSI number u`). */
-const KITTY_ONLY_KEYS = [
+export const KITTY_ONLY_KEYS = [
   ['capsLock', 57358], ['scrollLock', 57359], ['numLock', 57360], ['printScreen', 57361], ['pause', 57362], ['menu', 57363],
   ...Array.from({ length: 23 }, (_, i) => [`f${13 + i}`, 57376 + i] as const),
   ['mediaPlay', 57428], ['mediaPause', 57429], ['mediaPlayPause', 57430], ['mediaReverse', 57431], ['mediaStop', 57432],

@@ -11,9 +11,9 @@ import { attentionOf } from '../status/model.js';
 import type { TabInfo } from '../protocol/messages.js';
 import type { Paths } from '../paths.js';
 import type { Logger } from '../log.js';
-import type { InputEvent } from '../input/events.js';
 import type { SurfacePatch } from '../surface/types.js';
 import { SurfaceModel } from './surfaceModel.js';
+import { checkPageInput } from './inputCheck.js';
 import { WS_CLOSE, type PageToWeb, type WebControl, type WebTab, type WebToPage } from './protocol.js';
 
 /** A page whose socket holds more than this unsent is behind: it gets no more patches until it
@@ -127,9 +127,11 @@ export class PageLink {
         return;
       case 'claim':
         return void this.claim();
-      case 'input':
-        if (Array.isArray(m.events) && this.view) this.view.input(m.events as InputEvent[]);
+      case 'input': {
+        const events = checkPageInput(m.events);
+        if (events && this.view) this.view.input(events);
         return;
+      }
       case 'resize':
         return this.resize(m.cols, m.rows);
       default:
