@@ -70,6 +70,9 @@ export class PageLink {
   private drainTimer: NodeJS.Timeout | null = null;
   private tabsDue = false;
   private closed = false;
+  /** The tab this page controlled when the server went away: taken back from nobody on the
+   * replacement (a replacement hands a controller that has not viewed it yet to nobody). */
+  private controlledAtLoss: string | null = null;
   /** What the page sent before this link reached the server, replayed once it has. */
   private early: string[] | null = [];
 
@@ -98,6 +101,10 @@ export class PageLink {
       },
       renderUi: () => undefined,
       viewed: () => self.viewed,
+      onServerLost: () => {
+        self.controlledAtLoss = self.view?.isController ? self.viewed : null;
+      },
+      onResubscribed: () => self.reclaim(),
       finish: () => self.close(WS_CLOSE.stopping, 'a1 stopped'),
     });
     await this.control.subscribe();
@@ -202,6 +209,14 @@ export class PageLink {
     } catch (err) {
       this.send({ t: 'notice', text: `Cannot take control: ${(err as Error).message}` });
     }
+  }
+
+  private reclaim(): void {
+    const tabId = this.controlledAtLoss;
+    this.controlledAtLoss = null;
+    if (!tabId || tabId !== this.viewed || !this.control) return;
+    // Not forced: a terminal client that took the tab meanwhile keeps it.
+    void this.control.request('claim', { tabId, force: false }).catch(() => undefined);
   }
 
   /** Only a controlling page that asked: the holder admits a resize only from its controller. */

@@ -106,6 +106,36 @@ describe('a1 web limits', () => {
     await waitFor(() => slow.got.slice(before).some((m) => m.t === 'surface' && m.patch.full), { timeoutMs: 60_000, what: 'the whole surface after draining' });
   });
 
+  it('a page keeps its tab through a server crash: typing still reaches it, and the strip follows the new server', async () => {
+    expect((await t.run('new', '--name', 'one')).code).toBe(0);
+    const tab = (await listing(t)).tabs.find((x) => x.name === 'one')!;
+    const web = await startWeb(t);
+    webPid = web.pid;
+    const page = openPage(web.url, await sessionCookie(web.url));
+    sockets.push(page.ws);
+    await page.opened;
+    page.ws.send(JSON.stringify({ t: 'view', tabId: tab.id }));
+    page.ws.send(JSON.stringify({ t: 'claim' }));
+    await waitFor(() => page.got.some((m) => m.t === 'control' && m.control === 'you'), { timeoutMs: 30_000, what: 'the page to control the tab' });
+    const serverPid = (await listing(t)).server!.pid;
+    process.kill(serverPid, 'SIGKILL');
+    const screen = () =>
+      page.got
+        .filter((m): m is Extract<WebToPage, { t: 'surface' }> => m.t === 'surface')
+        .flatMap((m) => m.patch.lines.map((l) => l.runs.map((r) => r.s).join('')))
+        .join('\n');
+    const type = (text: string) => page.ws.send(JSON.stringify({ t: 'input', events: [{ k: 'text', s: text }, { k: 'key', key: 'enter' }] }));
+    // The data plane does not go through the server: the page types while it is gone or coming back.
+    type('echo during-$((40+2))');
+    await waitFor(() => screen().includes('during-42'), { timeoutMs: 30_000, what: 'the output typed across the crash' });
+    // A replacement server comes up (the page's link starts one, as bare a1 would) and the strip follows it.
+    await waitFor(async () => ((await listing(t)).server?.pid ?? serverPid) !== serverPid, { timeoutMs: 30_000, what: 'a new server' });
+    expect((await t.run('new', '--name', 'two')).code).toBe(0);
+    await waitFor(() => page.got.some((m) => m.t === 'tabs' && m.tabs.some((x) => x.name === 'two')), { timeoutMs: 30_000, what: 'the new tab on the strip' });
+    type('echo after-$((40+3))');
+    await waitFor(() => screen().includes('after-43'), { timeoutMs: 30_000, what: 'the output typed after the crash' });
+  });
+
   it('a session with no page open ends after its idle time; its cookie then gets 401 and nothing else', async () => {
     // 0.02 minutes: 1.2 s.
     const web = await startWeb(t, '--idle-minutes', '0.02');

@@ -277,6 +277,13 @@ describe('controller', () => {
     // The terminal client takes it back with its key (a forced claim).
     const back = drive(another.state, req('c2', 6, { op: 'claim', tabId, force: true }));
     expect(transfers(back.effects)).toEqual([{ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'setController', clientId: 'c2', rev: 4 } }]);
+    s = drive(back.state, { t: 'controllerAck', tabId, inc, rev: 4 }).state;
+    // A claim without force (the page retaking its tab on a replacement server) takes only from nobody.
+    expect(transfers(drive(s, req('web', 7, { op: 'claim', tabId, force: false })).effects)).toEqual([]);
+    s = drive(drive(s, { t: 'clientGone', clientId: 'c2' }).state, { t: 'controllerAck', tabId, inc, rev: 5 }).state;
+    expect(s.tabs[tabId].controller.clientId).toBeNull();
+    const retaken = drive(s, req('web', 8, { op: 'claim', tabId, force: false }));
+    expect(transfers(retaken.effects)).toEqual([{ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'setController', clientId: 'web', rev: 6 } }]);
   });
 });
 

@@ -34,6 +34,10 @@ export interface ControlLinkHost {
   renderUi(): void;
   /** The tab this client views, to view again on a replacement server. */
   viewed(): string | null;
+  /** The server connection was lost (before any reconnect attempt). */
+  onServerLost?(): void;
+  /** Subscribed to a replacement server, the viewed tab asked for again (requests sent now follow it). */
+  onResubscribed?(): void;
   finish(code: number, message?: string): void;
 }
 
@@ -130,6 +134,7 @@ export class ControlLink implements Disposable {
   private async reconnect(): Promise<void> {
     if (this.reconnecting || this.disposed) return;
     this.reconnecting = true;
+    this.host.onServerLost?.();
     this.host.setPersistentNotice(RECONNECTING_NOTICE);
     let attempt = 0;
     while (!this.disposed) {
@@ -150,6 +155,7 @@ export class ControlLink implements Disposable {
         this.serverStopped = false;
         const viewed = this.host.viewed();
         if (viewed) void this.server.request('view', { tabId: viewed }).catch(() => undefined);
+        this.host.onResubscribed?.();
         this.host.setPersistentNotice(null);
         return;
       } catch {

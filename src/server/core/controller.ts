@@ -85,7 +85,7 @@ export function handleControl(s: CoreState, fx: Effect[], clientId: string, reqI
   if (req.op === 'view') s = wakeOnView({ ...s, clients: { ...s.clients, [clientId]: { ...s.clients[clientId], viewing: tab.id } } }, fx, tab);
   // A claim without force takes control only as a view would: from nobody.
   const rule = req.op === 'claim' && req.force !== false ? 'claim' : 'view';
-  if (tab.bound && tab.holder) return grant(s, fx, clientId, reqId, rule, tab);
+  if (tab.bound && tab.holder) return grant(s, fx, clientId, reqId, rule, tab, req.op === 'claim');
   // A view of a tab that is on its way up waits for it (VIEW_WAIT_MS); a claim, or a view of a
   // tab nothing will start, is refused now.
   if (req.op === 'view' && viewWaits(s.tabs[tab.id], s.pending, tab.id)) {
@@ -108,11 +108,11 @@ function viewWaits(tab: CoreTab, pending: CoreState['pending'], tabId: string): 
 
 /** The client views the bound tab: control passes to it when the rule says so, and it learns
  * the holder's incarnation (its ticket, in the shell). */
-function grant(s: CoreState, fx: Effect[], clientId: string, reqId: number, op: 'view' | 'claim', tab: CoreTab): CoreState {
+function grant(s: CoreState, fx: Effect[], clientId: string, reqId: number, op: 'view' | 'claim', tab: CoreTab, claimed = false): CoreState {
   const current = effectiveController(tab);
   const live = current.clientId !== null && s.clients[current.clientId]?.viewing === tab.id;
-  // A passive page takes control only when it claims.
-  const passiveView = op === 'view' && s.clients[clientId]?.passive === true;
+  // A passive page takes control only when it claims (a claim without force: from nobody).
+  const passiveView = !claimed && s.clients[clientId]?.passive === true;
   if (!passiveView && controlOnRequest(op, current.clientId, live, clientId)) s = transfer(s, fx, tab, clientId);
   fx.push({ t: 'reply', clientId, reqId, reply: { ok: true, holderInc: tab.holder!.inc, controller: effectiveController(s.tabs[tab.id]).clientId === clientId } });
   return s;
