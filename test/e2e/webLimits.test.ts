@@ -136,6 +136,18 @@ describe('a1 web limits', () => {
     await waitFor(() => screen().includes('after-43'), { timeoutMs: 30_000, what: 'the output typed after the crash' });
   });
 
+  it('a killed web process is replaced by the next a1 web, on the same port', async () => {
+    const first = await startWeb(t);
+    process.kill(first.pid, 'SIGKILL');
+    await waitFor(() => !fs.existsSync(`/proc/${first.pid}`) || fs.readFileSync(`/proc/${first.pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z'), { what: 'the web process to die' });
+    const again = await startWeb(t, '--port', String(first.port));
+    webPid = again.pid;
+    expect(again.pid).not.toBe(first.pid);
+    expect(again.port).toBe(first.port);
+    const cookie = await sessionCookie(again.url);
+    expect((await fetch(`${origin(again.url)}/`, { headers: { Cookie: cookie } })).status).toBe(200);
+  });
+
   it('a session with no page open ends after its idle time; its cookie then gets 401 and nothing else', async () => {
     // 0.02 minutes: 1.2 s.
     const web = await startWeb(t, '--idle-minutes', '0.02');

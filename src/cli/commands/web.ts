@@ -38,7 +38,14 @@ function print(info: WebInfo, json: boolean, lines: string[]): void {
   else process.stdout.write(lines.join('\n') + '\n');
 }
 
-async function web(argv: WebArgs): Promise<number> {
+/** An option given twice arrives as a list: the last one wins, as in most commands people know. */
+function lastOf<T>(v: T | T[] | undefined): T | undefined {
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+async function web(given: WebArgs): Promise<number> {
+  const argv: WebArgs = { ...given };
+  for (const k of ['port', 'bind', 'cert', 'key', 'idle-minutes'] as const) argv[k] = lastOf(given[k] as string | string[] | undefined);
   const { paths, profile } = setup(argv);
   const json = argv.json === true;
   if (argv.revoke || argv.stop) {
