@@ -64,6 +64,8 @@ export class PageLink {
   private control: ControlLink | null = null;
   private view: HolderView | null = null;
   private viewed: string | null = null;
+  /** The viewed tab's name, to say which tab was closed. */
+  private viewedName: string | null = null;
   private readonly model = new SurfaceModel();
   /** The page's socket backed up: patches wait in the model until it drains. */
   private behind = false;
@@ -164,6 +166,7 @@ export class PageLink {
     this.model.clear();
     this.behind = false;
     this.viewed = tabId;
+    this.viewedName = this.control.tabs.find((t) => t.id === tabId)?.name ?? null;
     this.send({ t: 'viewing', tabId });
     try {
       const grant = await this.control.request('view', { tabId, peek: true });
@@ -262,7 +265,19 @@ export class PageLink {
 
   private sendTabs(): void {
     if (!this.control || this.closed) return;
-    this.send({ t: 'tabs', tabs: this.control.tabs.map(webTab) });
+    const tabs = this.control.tabs.map(webTab);
+    this.send({ t: 'tabs', tabs });
+    // The viewed tab was closed: the page views nothing, and says so.
+    if (this.viewed && !tabs.some((t) => t.id === this.viewed)) {
+      const name = this.viewedName;
+      this.viewed = null;
+      this.view?.close();
+      this.view = null;
+      this.model.clear();
+      this.send({ t: 'viewing', tabId: null });
+      this.send({ t: 'notice', text: name ? `Tab ${name} was closed.` : 'The tab was closed.' });
+    }
+    this.viewedName = tabs.find((t) => t.id === this.viewed)?.name ?? this.viewedName;
   }
 
   private send(m: WebToPage): void {

@@ -136,6 +136,24 @@ describe('a1 web limits', () => {
     await waitFor(() => screen().includes('after-43'), { timeoutMs: 30_000, what: 'the output typed after the crash' });
   });
 
+  it('a viewed tab that is closed leaves the page viewing nothing, told which tab closed', async () => {
+    expect((await t.run('new', '--name', 'keep')).code).toBe(0);
+    expect((await t.run('new', '--name', 'doomed')).code).toBe(0);
+    const doomed = (await listing(t)).tabs.find((x) => x.name === 'doomed')!;
+    const web = await startWeb(t);
+    webPid = web.pid;
+    const page = openPage(web.url, await sessionCookie(web.url));
+    sockets.push(page.ws);
+    await page.opened;
+    page.ws.send(JSON.stringify({ t: 'view', tabId: doomed.id }));
+    await waitFor(() => page.got.some((m) => m.t === 'surface'), { timeoutMs: 30_000, what: 'the tab on the page' });
+    expect((await t.run('tabs', 'stop', doomed.id)).code).toBe(0);
+    await waitFor(() => page.got.some((m) => m.t === 'viewing' && m.tabId === null), { timeoutMs: 30_000, what: 'the page to view nothing' });
+    expect(page.got).toContainEqual({ t: 'notice', text: 'Tab doomed was closed.' });
+    const last = page.got.filter((m) => m.t === 'tabs').at(-1) as Extract<WebToPage, { t: 'tabs' }>;
+    expect(last.tabs.map((x) => x.name)).toEqual(['keep']);
+  });
+
   it('a killed web process is replaced by the next a1 web, on the same port', async () => {
     const first = await startWeb(t);
     process.kill(first.pid, 'SIGKILL');

@@ -91,6 +91,11 @@ function receive(msg: WebToPage): void {
       render();
       return;
     case 'viewing':
+      // The viewed tab is gone (closed): back to the inbox, and nothing to ask for on a reconnect.
+      if (msg.tabId === null) {
+        state.wanted = null;
+        state.screen = 'inbox';
+      }
       if (msg.tabId !== state.viewing) {
         state.viewing = msg.tabId;
         state.surfaceSize = null;
