@@ -8,19 +8,7 @@ import WebSocket from 'ws';
 import { e2e, listing, stateDir, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 import type { WebToPage } from '../../src/web/protocol.js';
-
-interface WebStart {
-  url: string;
-  port: number;
-  pid: number;
-  sessions: number;
-}
-
-async function startWeb(t: E2E, ...extra: string[]): Promise<WebStart> {
-  const r = await t.run('web', '--port', '0', '--json', ...extra);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as WebStart;
-}
+import { startWeb as startWebProcess, stopWebProcess, type WebStart } from '../helpers/browser.js';
 
 /** Spends the link's token for the session cookie, as a browser following it would. */
 async function sessionCookie(url: string): Promise<string> {
@@ -57,20 +45,20 @@ function webLog(t: E2E): string {
 
 describe('a1 web limits', () => {
   let t: E2E;
-  let webPid = 0;
+  const webs: WebStart[] = [];
   const sockets: WebSocket[] = [];
+  /** `a1 web --port 0 --json …`, ended by pid after the test. */
+  const startWeb = async (t: E2E, ...extra: string[]): Promise<WebStart> => {
+    const web = await startWebProcess(t.run, ...extra);
+    webs.push(web);
+    return web;
+  };
   beforeEach(() => {
     t = e2e();
   });
   afterEach(async () => {
     for (const ws of sockets) ws.terminate();
-    if (webPid) {
-      try {
-        process.kill(webPid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
+    for (const web of webs.splice(0)) stopWebProcess(web);
     await t.teardown();
   });
 
@@ -81,7 +69,6 @@ describe('a1 web limits', () => {
     expect((await t.run('new', '--name', 'flood', '--', '/bin/bash', '-c', script)).code).toBe(0);
     const tab = (await listing(t)).tabs.find((x) => x.name === 'flood')!;
     const web = await startWeb(t);
-    webPid = web.pid;
     const slow = openPage(web.url, await sessionCookie(web.url));
     sockets.push(slow.ws);
     await slow.opened;
@@ -110,7 +97,6 @@ describe('a1 web limits', () => {
     expect((await t.run('new', '--name', 'one')).code).toBe(0);
     const tab = (await listing(t)).tabs.find((x) => x.name === 'one')!;
     const web = await startWeb(t);
-    webPid = web.pid;
     const page = openPage(web.url, await sessionCookie(web.url));
     sockets.push(page.ws);
     await page.opened;
@@ -141,7 +127,6 @@ describe('a1 web limits', () => {
     expect((await t.run('new', '--name', 'doomed')).code).toBe(0);
     const doomed = (await listing(t)).tabs.find((x) => x.name === 'doomed')!;
     const web = await startWeb(t);
-    webPid = web.pid;
     const page = openPage(web.url, await sessionCookie(web.url));
     sockets.push(page.ws);
     await page.opened;
@@ -159,7 +144,6 @@ describe('a1 web limits', () => {
     process.kill(first.pid, 'SIGKILL');
     await waitFor(() => !fs.existsSync(`/proc/${first.pid}`) || fs.readFileSync(`/proc/${first.pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z'), { what: 'the web process to die' });
     const again = await startWeb(t, '--port', String(first.port));
-    webPid = again.pid;
     expect(again.pid).not.toBe(first.pid);
     expect(again.port).toBe(first.port);
     const cookie = await sessionCookie(again.url);
@@ -169,7 +153,6 @@ describe('a1 web limits', () => {
   it('a session with no page open ends after its idle time; its cookie then gets 401 and nothing else', async () => {
     // 0.02 minutes: 1.2 s.
     const web = await startWeb(t, '--idle-minutes', '0.02');
-    webPid = web.pid;
     const cookie = await sessionCookie(web.url);
     const base = origin(web.url);
     expect((await fetch(`${base}/`, { headers: { Cookie: cookie } })).status).toBe(200);

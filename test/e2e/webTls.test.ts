@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { e2e, type E2E } from './harness.js';
+import { startWeb, stopWebProcess, type WebStart } from '../helpers/browser.js';
 
 function get(port: number, pathname: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
@@ -37,18 +38,13 @@ function openSocket(port: number, cookie: string, origin: string): Promise<{ ope
 
 describe('a1 web over TLS', () => {
   let t: E2E;
-  let webPid = 0;
+  let web: WebStart | null = null;
   beforeEach(() => {
     t = e2e();
   });
   afterEach(async () => {
-    if (webPid) {
-      try {
-        process.kill(webPid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
+    if (web) stopWebProcess(web);
+    web = null;
     await t.teardown();
   });
 
@@ -56,24 +52,21 @@ describe('a1 web over TLS', () => {
     const cert = path.join(t.home.dir, 'cert.pem');
     const key = path.join(t.home.dir, 'key.pem');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
-    const r = await t.run('web', '--bind', '0.0.0.0', '--port', '0', '--cert', cert, '--key', key, '--json');
-    expect(r.code, r.stderr).toBe(0);
-    const web = JSON.parse(r.stdout) as { url: string; port: number; pid: number; tls: boolean; bind: string };
-    webPid = web.pid;
+    web = await startWeb(t.run, '--bind', '0.0.0.0', '--cert', cert, '--key', key);
     expect(web).toMatchObject({ tls: true, bind: '0.0.0.0' });
     expect(web.url.startsWith('https://')).toBe(true);
-    const token = new URL(web.url).searchParams.get('token')!;
-    expect((await get(web.port, '/')).status).toBe(401);
-    const exchanged = await get(web.port, `/?token=${token}`);
+    const { port, token } = web;
+    expect((await get(port, '/')).status).toBe(401);
+    const exchanged = await get(port, `/?token=${token}`);
     expect(exchanged.status).toBe(303);
     const setCookie = String(exchanged.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly; SameSite=Strict; Path=\/; Secure/);
     const cookie = setCookie.split(';')[0];
-    const page = await get(web.port, '/', { Cookie: cookie });
+    const page = await get(port, '/', { Cookie: cookie });
     expect(page.status).toBe(200);
     expect(page.body).toContain('app.js');
-    expect(await openSocket(web.port, cookie, `http://localhost:${web.port}`)).toMatchObject({ opened: false, status: 401 });
-    const ok = await openSocket(web.port, cookie, `https://localhost:${web.port}`);
+    expect(await openSocket(port, cookie, `http://localhost:${port}`)).toMatchObject({ opened: false, status: 401 });
+    const ok = await openSocket(port, cookie, `https://localhost:${port}`);
     expect(ok.opened).toBe(true);
     expect(JSON.parse(ok.first!)).toMatchObject({ t: 'hello' });
   });

@@ -97,6 +97,9 @@ export interface WebStart {
   /** The resident web process, which the test ends by pid (it is not the CLI that printed this). */
   pid: number;
   bind: string;
+  tls: boolean;
+  /** Live sessions, as the web process counts them. */
+  sessions: number;
   token: string;
   /** The web process's start time when it was read, so that a recycled pid is never signalled. */
   startTime: string | null;
