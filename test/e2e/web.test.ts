@@ -270,6 +270,34 @@ describe('an agent answered from the phone', () => {
   });
 });
 
+describe('a page whose session ends', () => {
+  it('says so and stops, whether revoked or lost with a web process that was stopped and started again', { timeout: 120_000 }, async () => {
+    t = e2e();
+    const e = t;
+    await newTab(e, '--name', 'sh');
+    web = await startWeb(e.run);
+    browser = await launchBrowser();
+    const ended = async (page: Page) =>
+      waitFor(async () => (await page.textContent('#notice'))?.includes('This session ended; run a1 web for a new link.') && (await page.getAttribute('#conn', 'data-state')) === 'ended', {
+        what: 'the page saying its session ended',
+      });
+    // Revoked: the open socket is closed with 4401.
+    const first = await (await browser.desktop()).newPage();
+    await first.goto(web.url);
+    await first.waitForSelector('#strip .chip');
+    expect((await e.run('web', '--revoke')).code).toBe(0);
+    await ended(first);
+    // Lost: the web process stops, and the next one (same port) knows nothing of the old session.
+    const second = await (await browser.desktop()).newPage();
+    const link = await startWeb(e.run, '--port', String(web.port));
+    await second.goto(link.url);
+    await second.waitForSelector('#strip .chip');
+    expect((await e.run('web', '--stop')).code).toBe(0);
+    web = await startWeb(e.run, '--port', String(web.port));
+    await ended(second);
+  });
+});
+
 /** Types `command` + Enter in the terminal client until `output` shows: its regained control
  * reaches it asynchronously, and keys typed before it arrives are refused. */
 async function typeUntilShown(term: PtyDriver, command: string, output: string): Promise<void> {

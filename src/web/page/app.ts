@@ -67,8 +67,21 @@ function connect(): void {
       return;
     }
     setConn('retrying');
-    retryTimer = setTimeout(connect, backoffMs(attempt++));
+    retryTimer = setTimeout(retry, backoffMs(attempt++));
   };
+}
+
+/** Before connecting again, asks whether this page's session still lives: a web process that was
+ * stopped or killed kept its sessions only in memory, and its successor answers 401. */
+async function retry(): Promise<void> {
+  retryTimer = null;
+  try {
+    const res = await fetch(location.pathname, { method: 'HEAD', cache: 'no-store', credentials: 'same-origin' });
+    if (res.status === 401) return endSession();
+  } catch {
+    // Nothing answers yet: try the socket anyway, and wait again after it fails.
+  }
+  connect();
 }
 
 function endSession(): void {
