@@ -95,6 +95,7 @@ async function web(given: WebArgs): Promise<number> {
   if (!info?.url) throw new UserError('a1 web started but does not answer; run "a1 web --stop", then try again.');
   print(info, json, [
     `a1 web: open ${info.url}`,
+    ...(isLoopback(info.bind) ? [] : [`From another device, use this machine's name or address as your certificate names it, with port ${info.port}.`]),
     'The link works once, within 10 minutes; run a1 web again for another. "a1 web --revoke" ends every session.',
   ]);
   return 0;
