@@ -81,8 +81,7 @@ function cellWidthPerPx(): number {
   return ratio;
 }
 
-/** The font that shows the tab's columns in the box's width; sideways scrolling below the minimum. */
-
+/** The terminal's box inside its padding, in CSS px. */
 function boxOf(): { width: number; height: number } {
   const style = getComputedStyle(el.termWrap);
   return {
