@@ -14,12 +14,17 @@ let root: string;
 
 const FAKE_BUILD = `
 import fs from 'node:fs';
+import path from 'node:path';
+// Every file the real build makes, as the stamp lists them (a new bundle needs no edit here).
+import { BUILD_OUTPUTS } from './scripts/buildStamp.mjs';
 if (fs.existsSync('src/broken.ts')) {
   console.log("src/broken.ts(1,7): error TS1005: ';' expected.");
   process.exit(2);
 }
-fs.mkdirSync('dist', { recursive: true });
-for (const f of ['main.js', 'attach.cjs', 'inkLayer.js', 'holder.cjs', 'server.cjs', 'hook.js']) fs.writeFileSync('dist/' + f, '// built\\n');
+for (const f of BUILD_OUTPUTS) {
+  fs.mkdirSync(path.dirname(f), { recursive: true });
+  fs.writeFileSync(f, '// built\\n');
+}
 fs.appendFileSync('builds.log', 'built\\n');
 console.log('stand-in build output');
 `;
