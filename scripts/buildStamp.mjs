@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 /** What the build reads: a change to any of these means dist/ is out of date. Folders whole. */
 export const BUILD_INPUTS = ['src', 'scripts/bundle.mjs', 'scripts/shims', 'tsconfig.json', 'package.json', 'package-lock.json'];
 /** What bin/a1 loads (attach.cjs then inkLayer.js for bare `a1`); without them there is nothing to run. */
-export const BUILD_OUTPUTS = ['dist/main.js', 'dist/attach.cjs', 'dist/inkLayer.js', 'dist/holder.cjs', 'dist/server.cjs', 'dist/web.cjs', 'dist/hook.js'];
+export const BUILD_OUTPUTS = ['dist/main.js', 'dist/attach.cjs', 'dist/inkLayer.js', 'dist/holder.cjs', 'dist/server.cjs', 'dist/web.cjs', 'dist/hook.js', 'dist/web/index.html', 'dist/web/app.js'];
 export const STAMP = 'dist/.build-stamp';
 const PENDING = 'dist/.build-pending';
 
