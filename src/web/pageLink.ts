@@ -98,9 +98,8 @@ export class PageLink {
       size: () => ANNOUNCED_SIZE,
       onTopology: () => self.scheduleTabs(),
       addNotice: (text) => self.send({ t: 'notice', text }),
-      setPersistentNotice: (text) => {
-        if (text) self.send({ t: 'notice', text });
-      },
+      // "reconnecting…" while the server is replaced, cleared once it is back.
+      setPersistentNotice: (text) => self.send({ t: 'notice', text: text ?? '' }),
       renderUi: () => undefined,
       viewed: () => self.viewed,
       onServerLost: () => {

@@ -37,7 +37,7 @@ export type WebToPage =
    * page whose socket backs up gets a full one again instead of the patches it missed. */
   | { t: 'surface'; tabId: string; patch: SurfacePatch }
   | { t: 'control'; tabId: string; control: WebControl }
-  /** One sentence for the person (read-only refusal, a tab that ended, a lost server). */
+  /** One sentence for the person (read-only refusal, a tab that ended, a lost server); '' clears it. */
   | { t: 'notice'; text: string };
 
 /** The page → the web process. */

@@ -120,6 +120,10 @@ describe('a1 web limits', () => {
     await waitFor(() => page.got.some((m) => m.t === 'tabs' && m.tabs.some((x) => x.name === 'two')), { timeoutMs: 30_000, what: 'the new tab on the strip' });
     type('echo after-$((40+3))');
     await waitFor(() => screen().includes('after-43'), { timeoutMs: 30_000, what: 'the output typed after the crash' });
+    // The page was told the server was being replaced, and that notice was cleared once it was back.
+    const notices = page.got.filter((m): m is Extract<WebToPage, { t: 'notice' }> => m.t === 'notice').map((m) => m.text);
+    expect(notices).toContain('reconnecting…');
+    expect(notices.at(-1)).toBe('');
   });
 
   it('a viewed tab that is closed leaves the page viewing nothing, told which tab closed', async () => {
