@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { ServerClient } from '../serverClient.js';
 import { ControlLink } from '../app/attach/controlLink.js';
 import { HolderView } from '../app/holderView.js';
+import { INPUT_REFUSALS } from '../app/inputRefusals.js';
 import { attentionOf } from '../status/model.js';
 import type { TabInfo } from '../protocol/messages.js';
 import type { Paths } from '../paths.js';
@@ -31,13 +32,14 @@ const SIZE_MAX = 1000;
 /** Messages kept from a page while its link connects (a view and a few keys). */
 const EARLY_MESSAGES_MAX = 64;
 
-const REJECTED_NOTICES: Readonly<Record<string, string>> = {
-  'read-only': 'Read-only: take control to type.',
-  'queue-full': 'The tab is not accepting input.',
-  'delivery-uncertain': 'Delivery uncertain: the program ended before it read all of your input.',
-  'not-started': 'Not delivered: the program did not start.',
-  'not-running': 'Not delivered: the program is not running.',
-};
+/** The page's own words for a refusal of input: read-only says what takes control here. */
+const READ_ONLY_NOTICE = 'Read-only: take control to type.';
+
+function refusalNotice(reason: string): string {
+  if (reason === 'read-only') return READ_ONLY_NOTICE;
+  const words = INPUT_REFUSALS.get(reason);
+  return words ? `${words.charAt(0).toUpperCase()}${words.slice(1)}.` : `Input refused (${reason}).`;
+}
 
 /** What the page link needs of its WebSocket. */
 export interface PageSocket {
@@ -181,7 +183,7 @@ export class PageLink {
             const control: WebControl = c.clientId === this.clientId ? 'you' : c.clientId ? 'other' : 'none';
             if (this.viewed === tabId) this.send({ t: 'control', tabId, control });
           },
-          rejected: (reason) => this.send({ t: 'notice', text: REJECTED_NOTICES[reason] ?? `Input refused (${reason}).` }),
+          rejected: (reason) => this.send({ t: 'notice', text: refusalNotice(reason) }),
           closed: () => {
             if (this.view !== view) return;
             this.view = null;
@@ -225,7 +227,7 @@ export class PageLink {
   private resize(cols: unknown, rows: unknown): void {
     const ok = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= SIZE_MAX;
     if (!this.view || !ok(cols) || !ok(rows)) return;
-    if (!this.view.isController) return this.send({ t: 'notice', text: REJECTED_NOTICES['read-only'] });
+    if (!this.view.isController) return this.send({ t: 'notice', text: READ_ONLY_NOTICE });
     this.view.resize(cols, rows);
   }
 

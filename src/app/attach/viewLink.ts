@@ -5,6 +5,7 @@ import type { HolderState } from '../../protocol/messages.js';
 import type { Ticket } from '../../security.js';
 import type { InputEvent } from '../../input/events.js';
 import { HolderView } from '../holderView.js';
+import { INPUT_REFUSALS, NOT_ACCEPTING_NOTICE } from '../inputRefusals.js';
 import type { Disposable } from '../lifecycle.js';
 import type { ControlLink } from './controlLink.js';
 import { sameBesidesTitle } from './controlLink.js';
@@ -19,14 +20,6 @@ const REBIND_RETRY_MS = 300;
 /** The restarted agent's predecessor died with a prompt no reply settled (SPEC §10). */
 const PROMPT_OFFERED_NOTICE = 'the last prompt had no reply; it is back in the input, not sent';
 const PROMPT_NOT_OFFERED_NOTICE = 'the last prompt had no reply and could not be put back in the input; nothing was sent';
-const NOT_ACCEPTING_NOTICE = 'not accepting input';
-/** What the holder's refusal of input means to the person who typed it. */
-const REJECTED_NOTICES: ReadonlyMap<string, string> = new Map([
-  ['queue-full', NOT_ACCEPTING_NOTICE],
-  ['delivery-uncertain', 'delivery uncertain: the program ended before it read all of your input; nothing was sent again'],
-  ['not-started', 'not delivered: the program did not start'],
-  ['not-running', 'not delivered: the program is not running'],
-]);
 
 export interface ViewLinkHost {
   readonly clientId: string;
@@ -108,7 +101,7 @@ export class ViewLink implements Disposable {
         rejected: (reason) => {
           if (reason === 'read-only') this.host.showReadOnly();
           else {
-            const notice = REJECTED_NOTICES.get(reason);
+            const notice = INPUT_REFUSALS.get(reason);
             if (notice) this.host.addNotice(notice);
           }
         },
