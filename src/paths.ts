@@ -287,3 +287,9 @@ export function writePrivateFile(file: string, data: string | Uint8Array): void 
     throw error;
   }
 }
+
+/** Where a1's command shims live beside its entry (bin/a1 → bin/shims): the first directory on a
+ * tab's PATH (src/holder/childEnvironment.ts, bin/shims/codex). */
+export function shimDirOf(entry: string): string {
+  return path.join(path.dirname(entry), 'shims');
+}

@@ -137,18 +137,31 @@ const MAX_ANCESTRY_HOPS = 32;
 /**
  * Whether `pid` or one of its ancestors is in session `sid`: a process the tab's child started,
  * however it was detached since, as long as its parents live. A daemon that left the session and
- * was reparented to init is not. True where processes cannot be read (not Linux).
+ * was reparented to init is not; nor is anything run by a process that left the session and
+ * `servesOthers` names (a shared agent server: whatever it runs, it runs for every client it
+ * has, whichever tab started it). True where processes cannot be read (not Linux).
  */
-export function descendsFromSession(pid: number, sid: number): boolean {
+export function descendsFromSession(pid: number, sid: number, servesOthers: (pid: number) => boolean = () => false): boolean {
   if (!IS_LINUX) return true;
   let next = pid;
   for (let hop = 0; hop < MAX_ANCESTRY_HOPS && next > 1; hop++) {
     const stat = readStat(next);
     if (stat === null) return false;
     if (stat.sid === sid) return true;
+    if (servesOthers(next)) return false;
     next = stat.ppid;
   }
   return false;
+}
+
+/** The process's argv; null when it is gone or cannot be read. */
+export function procArgv(pid: number): string[] | null {
+  if (!IS_LINUX || !Number.isSafeInteger(pid) || pid <= 0) return null;
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return null;
+  }
 }
 
 /** Pids wrap at this value; null where it cannot be read. */

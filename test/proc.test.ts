@@ -111,6 +111,16 @@ describe.skipIf(process.platform !== 'linux')('proc on Linux', () => {
     expect(descendsFromSession(999_999_999, own)).toBe(false);
   });
 
+  it('does not pass through a process that serves other tabs (a shared agent server that left the session)', () => {
+    const own = sessionOf(process.pid)!;
+    // A setsid'd server descends from this session through its parent.
+    const server = start({ detached: true });
+    expect(descendsFromSession(server.pid, own)).toBe(true);
+    expect(descendsFromSession(server.pid, own, (pid) => pid === server.pid)).toBe(false);
+    // Only what left the session is asked about: this process is in it, whatever the predicate says.
+    expect(descendsFromSession(process.pid, own, () => true)).toBe(true);
+  });
+
   it('reads the start time of a live child and agrees with an independent reader', () => {
     const child = start();
     const startTime = procStartTime(child.pid);

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import * as pty from 'node-pty';
 import { PtyWriter } from './ptyWriter.js';
+import { CHILD_TERM, childEnvironment } from './childEnvironment.js';
 import { bridgeToken } from '../protocol/bridgeToken.js';
 import { procStartTime } from '../proc.js';
 import type { ChildExit } from '../lifecycle/restart.js';
@@ -22,6 +23,7 @@ export interface ChildSpec {
   bridgeKey: Buffer;
   /** The incarnation the bridge token is made for. */
   childInc: string;
+  shimDir?: string;
 }
 
 export interface ChildEvents {
@@ -31,16 +33,15 @@ export interface ChildEvents {
   inputTaken(): void;
 }
 
-/** What the child's environment adds to the tab's: the terminal it runs in and its bridge. */
+/** What the child's environment adds to the tab's: the terminal it runs in, its bridge, a1's shims. */
 function childEnv(spec: ChildSpec): Record<string, string> {
-  return {
-    ...spec.env,
-    TERM: 'xterm-256color',
-    COLORTERM: 'truecolor',
-    A1_TAB_ID: spec.tabId,
-    A1_BRIDGE: spec.bridgeSocketPath,
-    A1_BRIDGE_TOKEN: bridgeToken(spec.bridgeKey, spec.childInc),
-  };
+  return childEnvironment({
+    env: spec.env,
+    tabId: spec.tabId,
+    bridgeSocketPath: spec.bridgeSocketPath,
+    bridgeToken: bridgeToken(spec.bridgeKey, spec.childInc),
+    shimDir: spec.shimDir,
+  });
 }
 
 export class ChildProcess {
@@ -60,7 +61,7 @@ export class ChildProcess {
     let p: pty.IPty;
     try {
       p = pty.spawn(file, args, {
-        name: 'xterm-256color',
+        name: CHILD_TERM,
         cols: spec.cols,
         rows: spec.rows,
         cwd: spec.cwd,

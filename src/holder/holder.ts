@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HolderState } from '../protocol/messages.js';
 import { UnixListener } from '../protocol/unixListener.js';
-import { descendsFromSession } from '../proc.js';
+import { descendsFromSession, procArgv } from '../proc.js';
+import { isSharedAgentServer } from '../lifecycle/agents.js';
 import { BridgeListener, type BridgeReport } from './bridge.js';
 import { realTerminateIO, type TerminateIO } from '../lifecycle/terminate.js';
 import { FrameClock } from './frameClock.js';
@@ -72,7 +73,7 @@ export class Holder {
       init.bridgeSocketPath,
       bridgeKey,
       () => this.child.runningInc(),
-      (pids) => this.child.sessionId !== null && pids.some((pid) => descendsFromSession(pid, this.child.sessionId!)),
+      (pids) => this.child.sessionId !== null && !pids.some(servesOtherTabs) && pids.some((pid) => descendsFromSession(pid, this.child.sessionId!, servesOtherTabs)),
       (report) => this.onBridgeReport(report),
       log,
     );
@@ -284,4 +285,12 @@ export class Holder {
     this.bridge.close();
     this.onDone(code);
   }
+}
+
+/** A process the tab's agent started that serves other tabs' agents too (Codex's shared
+ * app-server): a report it ran does not speak for this tab, though the hook names it and its
+ * parent, the tab's own Codex (issue 28). */
+function servesOtherTabs(pid: number): boolean {
+  const argv = procArgv(pid);
+  return argv !== null && isSharedAgentServer(argv);
 }

@@ -136,7 +136,7 @@ export class SupervisedChild {
     const argv = resumeArgv ?? this.init.command;
     const childInc = (this.childInc = newIncarnation());
     const { cwd, env, umask, tabId, bridgeSocketPath } = this.init;
-    const spec = { argv, cwd, env, umask, tabId, bridgeSocketPath, bridgeKey: this.host.bridgeKey, childInc, cols: this.model.cols, rows: this.model.rows };
+    const spec = { argv, cwd, env, umask, tabId, bridgeSocketPath, bridgeKey: this.host.bridgeKey, childInc, cols: this.model.cols, rows: this.model.rows, shimDir: this.init.shimDir };
     let child: ChildProcess;
     try {
       child = ChildProcess.spawn(

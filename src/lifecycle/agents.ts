@@ -37,3 +37,14 @@ export function resumeArgv(spec: AgentSpec, tabCommand: readonly string[], sessi
 export function startArgv(spec: AgentSpec, tabCommand: readonly string[]): string[] {
   return [...(spec.command ?? tabCommand)];
 }
+
+/**
+ * A shared agent server: Codex's background app-server (`codex app-server --listen …`, started by
+ * the first Codex of a CODEX_HOME and joined by every later one, SPEC §16). It runs the hooks of
+ * every Codex it serves with the environment of whichever tab started it, so nothing it runs
+ * speaks for that tab, and other tabs' agents depend on it living.
+ */
+export function isSharedAgentServer(argv: readonly string[]): boolean {
+  const name = (argv[0] ?? '').split('/').pop();
+  return name === 'codex' && argv[1] === 'app-server' && argv.slice(2).some((a) => a === '--listen' || a.startsWith('--listen=') || a === '--managed-daemon');
+}

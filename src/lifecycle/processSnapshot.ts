@@ -1,8 +1,11 @@
 // One /proc snapshot for retirement planning: identity, ancestry, group, session and the
 // A1_TAB_ID and A1_BRIDGE markers of each of this user's processes.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { listProcesses } from '../proc.js';
-import type { ProcessInfo } from './retirement.js';
+import { listProcesses, procArgv } from '../proc.js';
+import { isSharedAgentServer } from './agents.js';
+import type { ProcessInfo, SharedServer } from './retirement.js';
+import { clientsOf, parseUnixSockets } from './sharedServers.js';
 
 const TAB_MARKER_PREFIX = 'A1_TAB_ID=';
 const BRIDGE_MARKER_PREFIX = 'A1_BRIDGE=';
@@ -65,4 +68,19 @@ function readOrNull(path: string): Buffer | null {
     if (GONE_OR_HIDDEN.has((error as NodeJS.ErrnoException).code ?? '')) return null;
     throw error;
   }
+}
+
+/** How long `ss` may take to list the machine's unix sockets before the clients count as unknown. */
+const SS_TIMEOUT_MS = 2_000;
+
+/** The snapshot's shared agent servers (Codex's app-server) with the pids of their socket peers,
+ * read with iproute2's `ss`; null clients where `ss` is missing or failed (the plan then keeps
+ * the server while another tab lives: ending another tab's agent is worse than leaving a
+ * server its own agent's CLI would leave running). */
+export function snapshotSharedServers(processes: readonly ProcessInfo[]): SharedServer[] {
+  const servers = processes.filter((p) => isSharedAgentServer(procArgv(p.pid) ?? []));
+  if (servers.length === 0) return [];
+  const ss = spawnSync('ss', ['-xpnH'], { encoding: 'utf8', timeout: SS_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+  const rows = ss.status === 0 ? parseUnixSockets(ss.stdout) : null;
+  return servers.map((p) => ({ pid: p.pid, clients: rows === null ? null : clientsOf(p.pid, rows) }));
 }

@@ -54,6 +54,14 @@ export interface RetirementSnapshot {
   records: ResumeRecord[];
   /** Never planned (the server itself, pid 1). */
   protectedPids: number[];
+  /** Processes that serve agents of any tab (src/lifecycle/sharedServers.ts), with their clients'
+   * pids, or null where those could not be read. */
+  sharedServers?: SharedServer[];
+}
+
+export interface SharedServer {
+  pid: number;
+  clients: number[] | null;
 }
 
 /** A process to end, with the group it was in when snapshotted, so the terminator can check that
@@ -157,20 +165,31 @@ function excludedPids(s: RetirementSnapshot): Set<number> {
       (p) => !isProtected.has(p.pid) && (bound.has(identityKey(p)) || sessions.has(p.sid) || p.tabMarker === other.tabId),
     );
     const roots = claimed.map((p) => p.pid);
-    for (const pid of roots) excluded.add(pid);
-    if (!other.agent) continue;
-    const seen = new Set(roots);
-    const queue = [...roots];
-    while (queue.length > 0) {
-      for (const child of children.get(queue.pop() as number) ?? []) {
-        if (seen.has(child.pid) || isProtected.has(child.pid)) continue;
-        seen.add(child.pid);
-        excluded.add(child.pid);
-        queue.push(child.pid);
-      }
+    const owned = new Set(roots);
+    if (other.agent) addDescendants(owned, children, isProtected);
+    for (const pid of owned) excluded.add(pid);
+    // A shared server whose client runs in that tab lives on with its own descendants, whichever
+    // tab started it (issue 28: closing one tab must not end another tab's Codex).
+    for (const server of s.sharedServers ?? []) {
+      if (isProtected.has(server.pid) || !(server.clients === null || server.clients.some((pid) => owned.has(pid)))) continue;
+      const kept = new Set([server.pid]);
+      addDescendants(kept, children, isProtected);
+      for (const pid of kept) excluded.add(pid);
     }
   }
   return excluded;
+}
+
+/** Adds every descendant (by ppid, transitively) of `set`'s members, not through protected pids. */
+function addDescendants(set: Set<number>, children: Map<number, ProcessInfo[]>, isProtected: ReadonlySet<number>): void {
+  const queue = [...set];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.pop() as number) ?? []) {
+      if (set.has(child.pid) || isProtected.has(child.pid)) continue;
+      set.add(child.pid);
+      queue.push(child.pid);
+    }
+  }
 }
 
 function identityKey(ref: ProcessRef): string {

@@ -27,6 +27,9 @@ export interface HolderInit {
   bridgeSocketPath: string;
   /** The tab's agent kind, or null for a plain shell tab. */
   agentKind: string | null;
+  /** a1's command shims (bin/shims), first on the child's PATH (src/holder/childEnvironment.ts);
+   * absent from a server that has none. */
+  shimDir?: string;
   /** A working agent with no progress this long shows stalled (SPEC §10). */
   stallNoticeMs: number;
   /** Missed heartbeats this long show unresponsive: 30 s (SPEC §10), shorter only in tests. */

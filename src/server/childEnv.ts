@@ -2,7 +2,8 @@
 // less a1's own markers of another tab and the outer terminal's and outer multiplexer's identity.
 // A child that saw `TMUX` would believe it runs in tmux (Claude Code then prints tmux hints and
 // wraps its output in tmux passthrough); a terminal's own variables describe a terminal the
-// child is not talking to. The holder adds TERM, COLORTERM and the tab's own A1_* afterwards.
+// child is not talking to. The holder adds TERM, a1's shims on PATH and the tab's own A1_* afterwards
+// (src/holder/childEnvironment.ts).
 
 /** Exact names: a1's per-tab markers, and terminals' and multiplexers' identities. */
 const DROPPED_NAMES: ReadonlySet<string> = new Set([

@@ -10,7 +10,7 @@ import { isLiveProcess } from '../proc.js';
 import { planRetirement, type ProcessRef, type RetireReason, type RetirementPlan, type SessionClaim, type TabClaims } from '../lifecycle/retirement.js';
 import { executeTermination, TERMINATE_POLL_MS, type TerminateIO } from '../lifecycle/terminate.js';
 import { startClearance } from '../lifecycle/startClearance.js';
-import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
+import { snapshotProcesses, snapshotSharedServers } from '../lifecycle/processSnapshot.js';
 import { crashPoint } from '../crashPoints.js';
 import type { Paths } from '../paths.js';
 import { liveClaims, uniqueLeaders, type Clearance, type TabProcessBook, type TabProcesses } from './tabProcesses.js';
@@ -115,13 +115,15 @@ export class HolderEnding {
   /** One snapshot, taken before any state is pruned (SPEC §9). */
   planFor(tabId: string, reason: RetireReason, extra: ProcessRef[] = []): RetirementPlan {
     const others = Object.keys(this.d.state().tabs).filter((id) => id !== tabId && !this.closing.has(id));
+    const processes = snapshotProcesses();
     return planRetirement(
       {
         tab: this.claimsOf(tabId, extra),
         otherTabs: others.map((id) => this.claimsOf(id)),
-        processes: snapshotProcesses(),
+        processes,
         records: this.d.registry.listResumeRecords(),
         protectedPids: [process.pid, 1],
+        sharedServers: snapshotSharedServers(processes),
       },
       reason,
     );

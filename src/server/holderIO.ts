@@ -26,6 +26,7 @@ import { afterLinkLoss, type CoreEvent, type CoreState, type Effect, type Holder
 import { TabProcessBook, killSession } from './tabProcesses.js';
 import { HolderEnding } from './holderEnding.js';
 import { OrphanSweep } from './orphanSweep.js';
+import { shimDirOf } from '../paths.js';
 
 /** A live holder whose connection broke is reconnected this many times (HOLDER_RECONNECT_DELAY_MS
  * apart) before it is reported unverifiable; a holder that died meanwhile is reported gone instead. */
@@ -160,6 +161,7 @@ export class HolderIO {
           bridgeKey: deriveKey(this.d.secret, 'bridge', tabId, inc).toString('base64'),
           bridgeSocketPath: this.d.paths.bridgeSock(tabId, inc),
           agentKind: plan.agentKind,
+          shimDir: shimDirOf(this.d.entry),
           stallNoticeMs: this.d.config.tabsStallNoticeSeconds * 1000,
           unresponsiveRestartMs: this.d.testUnresponsiveMs ? this.d.testUnresponsiveMs * 4 : this.d.config.tabsUnresponsiveRestartSeconds * 1000,
           unresponsiveMs: this.d.testUnresponsiveMs,

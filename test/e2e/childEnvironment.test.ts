@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { e2e, KEY, listing, probeViewed, PROMPT_SEEN, waitForListing, waitForStrip, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
+import { a1Argv } from '../helpers/pty.js';
 
 let t: E2E | undefined;
 afterEach(async () => {
@@ -66,5 +67,23 @@ describe("a tab's child environment", () => {
     // Never stored: the registry (and its WAL), backups, logs, crash records, config, run dir.
     const holding = filesUnder(t.home.dir).filter((file) => fs.readFileSync(file).includes(value));
     expect(holding).toEqual([]);
+  });
+
+  it("sees the terminal a direct run in the client's terminal sees: its COLORTERM or none, and a1's shims first on PATH", async () => {
+    t = e2e();
+    delete t.env.COLORTERM;
+    const plain = await t.run('new', '--name', 'plain');
+    t.env.COLORTERM = '24bit';
+    const deep = await t.run('new', '--name', 'deep');
+    delete t.env.COLORTERM;
+    const tabs = (await waitForListing(t, ['plain', 'deep'])).tabs;
+    const envOf = (id: string) => environOf(tabs.find((x) => x.id === id)!.childPid!);
+    // Codex, say, paints 256 colours where the terminal said nothing of 24-bit colour, as it does run directly.
+    expect(envOf(plain.stdout.trim()).has('COLORTERM')).toBe(false);
+    expect(envOf(deep.stdout.trim()).get('COLORTERM')).toBe('24bit');
+    expect(envOf(plain.stdout.trim()).get('TERM')).toBe('xterm-256color');
+    const [first, ...rest] = envOf(plain.stdout.trim()).get('PATH')!.split(':');
+    expect(first).toBe(path.join(path.dirname(fs.realpathSync(a1Argv()[1])), 'shims'));
+    expect(rest.join(':')).toBe(t.env.PATH);
   });
 });

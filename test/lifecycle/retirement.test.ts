@@ -209,3 +209,38 @@ describe('planRetirement: records', () => {
     expect(plan.revoke).toEqual(['a1', 'a2']);
   });
 });
+
+describe('planRetirement: a shared agent server (issue 28: Codex typed in two tabs)', () => {
+  // Tab A's Codex 200 started the shared server 300 (it left the session) with an update loop 310
+  // and a hook 320 under it; tab B's Codex 600 (session 600) is the server's client.
+  const codexA = proc(200, { ppid: 100, tabMarker: 'A' });
+  const shared = proc(300, { ppid: 200, tabMarker: 'A' });
+  const updater = proc(310, { ppid: 200, tabMarker: 'A' });
+  const hook = proc(320, { ppid: 300, pgid: 320, sid: 300, tabMarker: 'A' });
+  const codexB = proc(600, { ppid: 500, tabMarker: 'B' });
+  const tabB = tab({ tabId: 'B', agent: true, bound: [ref(codexB)], sessions: [ref(codexB)] });
+  const base = snapshot({
+    tab: tab({ agent: true, bound: [ref(codexA)], sessions: [ref(codexA)] }),
+    otherTabs: [tabB],
+    processes: [codexA, shared, updater, hook, codexB],
+  });
+
+  it("keeps the server and what it runs while another tab's agent is its client", () => {
+    const plan = planRetirement({ ...base, sharedServers: [{ pid: 300, clients: [200, 600] }] }, 'user');
+    expect(pids(plan)).toEqual([200, 310]);
+  });
+
+  it('ends it with the tab when only the closing tab used it', () => {
+    const plan = planRetirement({ ...base, sharedServers: [{ pid: 300, clients: [200] }] }, 'user');
+    expect(pids(plan)).toEqual([200, 300, 310, 320]);
+  });
+
+  it('keeps it while another tab lives when its clients could not be read', () => {
+    expect(pids(planRetirement({ ...base, sharedServers: [{ pid: 300, clients: null }] }, 'user'))).toEqual([200, 310]);
+    expect(pids(planRetirement({ ...base, otherTabs: [], sharedServers: [{ pid: 300, clients: null }] }, 'user'))).toEqual([200, 300, 310, 320]);
+  });
+
+  it("ends it as before when nothing says it is shared (the other tab's processes are not its clients)", () => {
+    expect(pids(planRetirement(base, 'user'))).toEqual([200, 300, 310, 320]);
+  });
+});

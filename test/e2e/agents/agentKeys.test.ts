@@ -45,7 +45,7 @@ describe.each(PROFILES)('$kind gets the keys a1 leaves to it', (p) => {
     await newAgentTab(w, p.kind, 'ag');
     const a1 = w.t.attach();
     // The tab is the client's size less the strip's row; the direct run gets the same.
-    direct = new PtyDriver({ argv: p.argv(), env: { ...w.t.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' }, cwd: w.agent.work, cols: 120, rows: 39 });
+    direct = new PtyDriver({ argv: p.argv(), env: { ...w.t.env, TERM: 'xterm-256color' }, cwd: w.agent.work, cols: 120, rows: 39 });
     await a1.waitForText(p.ready, AGENT_WAIT_MS);
     await direct.waitForText(p.ready, AGENT_WAIT_MS);
     await waitForStill(a1);

@@ -58,7 +58,7 @@ describe.each(AGENTS)('$kind with a kitty-capable terminal', ({ kind, ready, arg
     const inTab = await twoLines(a1, 1);
 
     // The same keys, the agent run directly in the same emulated terminal, at the tab's size.
-    const env = { ...w.t.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' };
+    const env = { ...w.t.env, TERM: 'xterm-256color' };
     const d = new PtyDriver({ argv: argv(), env, cwd: w.agent.work, cols: 120, rows: 39, kittyKeyboard: {} });
     direct.push(d);
     await d.waitForText(ready, AGENT_WAIT_MS);

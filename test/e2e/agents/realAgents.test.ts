@@ -265,8 +265,8 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     // The same crash and restart, run directly at the tab's size, in the same directory and
     // environment: an agent remembers an unfinished start (Claude's fullscreen renderer then falls
     // back to the classic one), so the direct run is killed once too before it is compared.
-    // The holder gives its child TERM and COLORTERM of its own (SPEC §15); so does this run.
-    const env = { ...w!.t.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' };
+    // The holder gives its child TERM of its own and the client's COLORTERM (SPEC §15); so does this run.
+    const env = { ...w!.t.env, TERM: 'xterm-256color' };
     const direct = (): PtyDriver => new PtyDriver({ argv: p.resume(sessionId), env, cwd: w!.agent.work, cols: 120, rows: 39 });
     const crashed = direct();
     try {
