@@ -4,7 +4,7 @@
 // the other half.
 import { DEFAULT_COLOR, type Color } from '../surface/types.js';
 
-/** Largest grid side accepted. Bounds memory (about 27 bytes a cell) against a nonsensical
+/** Largest grid side accepted. Bounds memory (about 31 bytes a cell) against a nonsensical
  * size; the widest real terminals stay well below it. */
 export const MAX_GRID_SIDE = 2048;
 
@@ -13,10 +13,13 @@ export interface Cell {
   ch: string;
   fg: Color;
   bg: Color;
+  /** Attr flags, with the underline style in their style bits (see UNDERLINE_STYLE_BITS). */
   fl: number;
   /** 1, 2 for the first column of a wide cell, 0 for its continuation. */
   w: 0 | 1 | 2;
   link?: string;
+  /** Underline colour, when the underline has one of its own. */
+  uc?: Color;
 }
 
 export const BLANK: Readonly<Cell> = Object.freeze({ ch: ' ', fg: DEFAULT_COLOR, bg: DEFAULT_COLOR, fl: 0, w: 1 });
@@ -30,6 +33,8 @@ export class CellGrid {
   fl = new Uint16Array(0);
   width = new Uint8Array(0);
   link: (string | undefined)[] = [];
+  /** Underline colour; DEFAULT_COLOR: the text's. */
+  uc = new Int32Array(0);
 
   constructor(cols: number, rows: number) {
     this.resize(cols, rows);
@@ -39,7 +44,7 @@ export class CellGrid {
   resize(cols: number, rows: number): void {
     checkSide(cols, 'cols');
     checkSide(rows, 'rows');
-    const old = { cols: this.cols, rows: this.rows, ch: this.ch, fg: this.fg, bg: this.bg, fl: this.fl, width: this.width, link: this.link };
+    const old = { cols: this.cols, rows: this.rows, ch: this.ch, fg: this.fg, bg: this.bg, fl: this.fl, width: this.width, link: this.link, uc: this.uc };
     const n = cols * rows;
     this.cols = cols;
     this.rows = rows;
@@ -49,6 +54,7 @@ export class CellGrid {
     this.fl = new Uint16Array(n);
     this.width = new Uint8Array(n).fill(1);
     this.link = new Array<string | undefined>(n).fill(undefined);
+    this.uc = new Int32Array(n).fill(DEFAULT_COLOR);
     const w = Math.min(cols, old.cols);
     const h = Math.min(rows, old.rows);
     for (let y = 0; y < h; y++) {
@@ -61,6 +67,7 @@ export class CellGrid {
         this.fl[i] = old.fl[j];
         this.width[i] = old.width[j];
         this.link[i] = old.link[j];
+        this.uc[i] = old.uc[j];
       }
       // A wide cell whose continuation fell off the new right edge cannot stay wide.
       if (w > 0 && this.width[y * cols + w - 1] === 2) this.blankAt(y * cols + w - 1);
@@ -76,17 +83,18 @@ export class CellGrid {
     const cell: Cell = { ch: this.ch[i], fg: this.fg[i], bg: this.bg[i], fl: this.fl[i], w: this.width[i] as 0 | 1 | 2 };
     const link = this.link[i];
     if (link !== undefined) cell.link = link;
+    if (this.uc[i] !== DEFAULT_COLOR) cell.uc = this.uc[i];
     return cell;
   }
 
   set(x: number, y: number, cell: Readonly<Cell>): void {
     if (cell.w === 0) return; // continuations follow from their wide cell
-    this.put(x, y, cell.ch, cell.fg, cell.bg, cell.fl, cell.w, cell.link);
+    this.put(x, y, cell.ch, cell.fg, cell.bg, cell.fl, cell.w, cell.link, cell.uc);
   }
 
   /** Writes one cell (width 1 or 2); outside the grid nothing happens. A wide cell that does
    * not fit before the right edge becomes a blank, as a terminal would leave it. */
-  put(x: number, y: number, ch: string, fg: Color, bg: Color, fl: number, w: 1 | 2, link?: string): void {
+  put(x: number, y: number, ch: string, fg: Color, bg: Color, fl: number, w: 1 | 2, link?: string, uc: Color = DEFAULT_COLOR): void {
     if (x < 0 || y < 0 || x >= this.cols || y >= this.rows) return;
     const i = y * this.cols + x;
     if (w === 2 && x === this.cols - 1) {
@@ -101,6 +109,7 @@ export class CellGrid {
     this.fl[i] = fl;
     this.width[i] = w;
     this.link[i] = link;
+    this.uc[i] = uc;
     if (w === 2) {
       this.ch[i + 1] = '';
       this.fg[i + 1] = fg;
@@ -108,6 +117,7 @@ export class CellGrid {
       this.fl[i + 1] = fl;
       this.width[i + 1] = 0;
       this.link[i + 1] = link;
+      this.uc[i + 1] = uc;
     }
   }
 
@@ -119,6 +129,7 @@ export class CellGrid {
     this.fl.fill(0);
     this.width.fill(1);
     this.link.fill(undefined);
+    this.uc.fill(DEFAULT_COLOR);
   }
 
   /** Blanks `w` cells of row `y` from column `x` (clipped to the grid). */
@@ -137,6 +148,7 @@ export class CellGrid {
     this.fl.fill(0, base + from, base + to);
     this.width.fill(1, base + from, base + to);
     this.link.fill(undefined, base + from, base + to);
+    this.uc.fill(DEFAULT_COLOR, base + from, base + to);
   }
 
   /** Copies the `w`×`h` region of `src` at (sx, sy) to (dx, dy), clipped to both grids. A wide
@@ -151,8 +163,8 @@ export class CellGrid {
         const j = y * src.cols + x;
         const width = src.width[j];
         const cut = (width === 0 && rx === 0) || (width === 2 && (rx === w - 1 || x === src.cols - 1));
-        if (cut) this.put(dx + rx, dy + ry, ' ', src.fg[j], src.bg[j], src.fl[j], 1, src.link[j]);
-        else if (width !== 0) this.put(dx + rx, dy + ry, src.ch[j], src.fg[j], src.bg[j], src.fl[j], width as 1 | 2, src.link[j]);
+        if (cut) this.put(dx + rx, dy + ry, ' ', src.fg[j], src.bg[j], src.fl[j], 1, src.link[j], src.uc[j]);
+        else if (width !== 0) this.put(dx + rx, dy + ry, src.ch[j], src.fg[j], src.bg[j], src.fl[j], width as 1 | 2, src.link[j], src.uc[j]);
       }
     }
   }
@@ -166,6 +178,7 @@ export class CellGrid {
     this.bg.set(src.bg.subarray(from, to), base);
     this.fl.set(src.fl.subarray(from, to), base);
     this.width.set(src.width.subarray(from, to), base);
+    this.uc.set(src.uc.subarray(from, to), base);
     for (let i = from; i < to; i++) {
       this.ch[base + i - from] = src.ch[i];
       this.link[base + i - from] = src.link[i];
@@ -180,7 +193,8 @@ export class CellGrid {
       this.bg[i] === other.bg[j] &&
       this.fl[i] === other.fl[j] &&
       this.width[i] === other.width[j] &&
-      this.link[i] === other.link[j]
+      this.link[i] === other.link[j] &&
+      this.uc[i] === other.uc[j]
     );
   }
 

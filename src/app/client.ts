@@ -6,7 +6,7 @@ import { ServerClient, ServerError } from '../serverClient.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import { newId } from '../security.js';
-import { OuterTerminal, uiColour, writeSync } from './outerTerminal.js';
+import { OuterTerminal, styledUnderlines, uiColour, writeSync } from './outerTerminal.js';
 import type { Keymap } from '../keymap/keys.js';
 import type { ActionId } from '../keymap/actions.js';
 import { loadKeymap } from './keybindings.js';
@@ -110,7 +110,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     this.cols = stdout.columns || 80;
     this.rows = stdout.rows || 24;
     this.colour = uiColour(opts.env);
-    this.painter = new Painter(stdout, this.cols, this.rows, { props: () => this.uiProps(), overlay: () => this.overlays.overlay }, this.colour);
+    this.painter = new Painter(stdout, this.cols, this.rows, { props: () => this.uiProps(), overlay: () => this.overlays.overlay }, this.colour, styledUnderlines(opts.env));
     this.control = new ControlLink(server, {
       paths: opts.paths,
       profile: opts.profile,

@@ -2,7 +2,7 @@
 // the Ink layers (strip, overlays) as cells, composes them, and turns what changed since the
 // last render into bytes for the outer terminal: synchronized-output marks, absolute cursor
 // moves, minimal SGR transitions, OSC 8 links, then the real cursor at the child's cursor.
-import { DEFAULT_COLOR, RGB_FLAG, type Color, type Cursor, type Row, type SurfacePatch } from '../surface/types.js';
+import { DEFAULT_COLOR, RGB_FLAG, underlineStyleOf, withUnderlineStyle, type Color, type Cursor, type Row, type SurfacePatch } from '../surface/types.js';
 import { CellGrid } from './cells.js';
 import { cup, LINK_CLOSE, PaintBuffer } from './paintBuffer.js';
 
@@ -28,7 +28,8 @@ const SGR_RESET = '\x1b[0m';
 /** DECSCUSR codes; 0 asks for the outer terminal's own default. */
 const CURSOR_STYLE = { block: 2, underline: 4, bar: 6 } as const;
 
-/** All attribute bits the wire defines; anything else from a patch is ignored. */
+/** All attribute bits the wire defines; anything else from a patch is ignored (the underline
+ * style bits are read apart). */
 const ATTR_MASK = 0x1ff;
 
 // Control characters must never reach the outer terminal from a cell's text or a link.
@@ -57,7 +58,13 @@ export class Compositor {
   private outerCursorStyle: number | null = null;
   private outerCursorAt: { x: number; y: number } | null = null;
 
-  constructor(cols: number, rows: number) {
+  /** `styledUnderlines`: the outer terminal draws underline styles (`4:N`) and colours (`58`);
+   * without it every underline is plain and in the text's colour. */
+  constructor(
+    cols: number,
+    rows: number,
+    private readonly styledUnderlines = false,
+  ) {
     this.cols = cols;
     this.rows = rows;
     this.back = new CellGrid(cols, rows);
@@ -101,7 +108,7 @@ export class Compositor {
     if (moved) grid.resize(cols, rows);
     if (moved || patch.full) this.markRows(0, this.rows);
     if (patch.full) grid.clear();
-    for (const y of writeRows(grid, patch.lines, cols, rows)) this.markRows(y + yOffset, y + yOffset + 1);
+    for (const y of writeRows(grid, patch.lines, cols, rows, this.styledUnderlines)) this.markRows(y + yOffset, y + yOffset + 1);
     this.surfaceCursor = patch.cursor;
     this.yOffset = yOffset;
     this.dirty = true;
@@ -121,7 +128,7 @@ export class Compositor {
       const grid = this.instead?.grid ?? new CellGrid(cols, rows);
       grid.resize(cols, rows);
       grid.clear();
-      writeRows(grid, patch.lines, cols, rows);
+      writeRows(grid, patch.lines, cols, rows, this.styledUnderlines);
       this.instead = { grid, cursor: patch.cursor };
     }
     this.markRows(0, this.rows);
@@ -262,8 +269,9 @@ export class Compositor {
   }
 }
 
-/** Writes surface rows into `grid` (each listed row cleared first); returns the rows written. */
-function writeRows(grid: CellGrid, lines: readonly Row[], cols: number, rows: number): number[] {
+/** Writes surface rows into `grid` (each listed row cleared first); returns the rows written.
+ * Underline styles and colours are kept only when `styledUnderlines`. */
+function writeRows(grid: CellGrid, lines: readonly Row[], cols: number, rows: number, styledUnderlines: boolean): number[] {
   const written: number[] = [];
   for (const row of lines) {
     if (!Number.isInteger(row.y) || row.y < 0 || row.y >= rows) continue;
@@ -275,17 +283,18 @@ function writeRows(grid: CellGrid, lines: readonly Row[], cols: number, rows: nu
       const text = CONTROL.test(run.s) ? run.s.replace(CONTROLS, '?') : run.s;
       const fg = color(run.fg);
       const bg = color(run.bg);
-      const fl = run.fl & ATTR_MASK;
+      const fl = styledUnderlines ? withUnderlineStyle(run.fl & ATTR_MASK, underlineStyleOf(run.fl)) : run.fl & ATTR_MASK;
+      const uc = styledUnderlines && underlineStyleOf(fl) !== 0 && run.uc !== undefined ? color(run.uc) : DEFAULT_COLOR;
       const link = run.link === undefined ? undefined : run.link.replace(CONTROLS, '');
       if (run.w !== undefined) {
         const w = run.w === 2 ? 2 : 1;
-        grid.put(x, row.y, text, fg, bg, fl, w, link);
+        grid.put(x, row.y, text, fg, bg, fl, w, link, uc);
         x += w;
       } else {
         for (let k = 0; k < text.length && x < cols; k++, x++) {
           const c = text.charCodeAt(k);
           const astral = c >= 0xd800 && c <= 0xdbff && k + 1 < text.length;
-          grid.put(x, row.y, astral ? text.slice(k, k + 2) : text[k], fg, bg, fl, 1, link);
+          grid.put(x, row.y, astral ? text.slice(k, k + 2) : text[k], fg, bg, fl, 1, link, uc);
           if (astral) k++;
         }
       }
@@ -295,7 +304,7 @@ function writeRows(grid: CellGrid, lines: readonly Row[], cols: number, rows: nu
 }
 
 function isDefaultBlank(g: CellGrid, i: number): boolean {
-  return g.ch[i] === ' ' && g.fg[i] === DEFAULT_COLOR && g.bg[i] === DEFAULT_COLOR && g.fl[i] === 0 && g.width[i] === 1 && g.link[i] === undefined;
+  return g.ch[i] === ' ' && g.fg[i] === DEFAULT_COLOR && g.bg[i] === DEFAULT_COLOR && g.fl[i] === 0 && g.width[i] === 1 && g.link[i] === undefined && g.uc[i] === DEFAULT_COLOR;
 }
 
 function clampSide(n: number, max: number): number {

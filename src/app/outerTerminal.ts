@@ -113,3 +113,23 @@ export function unsuitableTerminal(env: NodeJS.ProcessEnv): string | null {
 export function uiColour(env: NodeJS.ProcessEnv): boolean {
   return !env.NO_COLOR;
 }
+
+/** `TERM` families whose terminals draw underline styles (`4:N`) and colours (`58`), with tmux,
+ *  which passes them on to its own terminal when that draws them and a plain underline when not. */
+const STYLED_UNDERLINE_TERMS = /^(xterm-kitty|xterm-ghostty|wezterm|foot|alacritty|contour|mintty|tmux)(-|$)/;
+/** `TERM_PROGRAM` values of terminals that draw them (VS Code's is xterm.js). */
+const STYLED_UNDERLINE_PROGRAMS = new Set(['WezTerm', 'ghostty', 'iTerm.app', 'vscode', 'mintty', 'tmux']);
+/** VTE draws them from 0.51.2 (GNOME Terminal and its kin). */
+const VTE_STYLED_UNDERLINES = 5102;
+
+/**
+ * Whether the outer terminal draws underline styles and colours, as tmux asks terminfo's `Smulx`
+ * and `Setulc`: known from the terminal's family. Unknown terminals get a plain underline in the
+ * text's colour, which every terminal draws, instead of a sequence it might misread.
+ */
+export function styledUnderlines(env: NodeJS.ProcessEnv): boolean {
+  if (env.TMUX) return true;
+  if (STYLED_UNDERLINE_TERMS.test(env.TERM ?? '')) return true;
+  if (STYLED_UNDERLINE_PROGRAMS.has(env.TERM_PROGRAM ?? '')) return true;
+  return Number(env.VTE_VERSION) >= VTE_STYLED_UNDERLINES;
+}

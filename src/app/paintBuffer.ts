@@ -1,6 +1,7 @@
 // The bytes that paint cells on the outer terminal (SPEC §8): absolute cursor moves, the
 // shortest SGR transition between two pens, OSC 8 links, with the outer cursor and pen tracked.
-import { Attr, DEFAULT_COLOR, RGB_FLAG, type Color } from '../surface/types.js';
+// Underline styles and colours reach it only for an outer terminal that draws them (Compositor).
+import { Attr, DEFAULT_COLOR, RGB_FLAG, UNDERLINE_STYLE_BITS, UnderlineStyle, underlineStyleOf, type Color } from '../surface/types.js';
 import type { CellGrid } from './cells.js';
 
 const CSI = '\x1b[';
@@ -29,6 +30,7 @@ export class PaintBuffer {
   private fg: Color = DEFAULT_COLOR;
   private bg: Color = DEFAULT_COLOR;
   private fl = 0;
+  private uc: Color = DEFAULT_COLOR;
   private link: string | undefined = undefined;
 
   constructor(private readonly cols: number) {}
@@ -44,8 +46,9 @@ export class PaintBuffer {
     const fg = grid.fg[i];
     const bg = grid.bg[i];
     const fl = grid.fl[i];
+    const uc = grid.uc[i];
     const link = grid.link[i];
-    if (fg !== this.fg || bg !== this.bg || fl !== this.fl || link !== this.link) this.pen(fg, bg, fl, link);
+    if (fg !== this.fg || bg !== this.bg || fl !== this.fl || uc !== this.uc || link !== this.link) this.pen(fg, bg, fl, uc, link);
     this.out += ch;
     const next = x + grid.width[i];
     // Past the last column terminals differ (pending wrap), and after an isolated cell the
@@ -56,7 +59,7 @@ export class PaintBuffer {
   eraseToEnd(x: number, y: number): void {
     if (this.x !== x || this.y !== y) this.moveTo(x, y);
     // Erase fills with the current background, so the pen goes back to default first.
-    this.pen(DEFAULT_COLOR, DEFAULT_COLOR, 0, undefined);
+    this.pen(DEFAULT_COLOR, DEFAULT_COLOR, 0, DEFAULT_COLOR, undefined);
     this.out += ERASE_LINE_RIGHT;
   }
 
@@ -68,7 +71,7 @@ export class PaintBuffer {
   /** The painting bytes, leaving the pen at default and no link open. */
   finish(): string {
     if (this.out === '') return '';
-    this.pen(DEFAULT_COLOR, DEFAULT_COLOR, 0, undefined);
+    this.pen(DEFAULT_COLOR, DEFAULT_COLOR, 0, DEFAULT_COLOR, undefined);
     return this.out;
   }
 
@@ -78,16 +81,16 @@ export class PaintBuffer {
     this.y = y;
   }
 
-  private pen(fg: Color, bg: Color, fl: number, link: string | undefined): void {
+  private pen(fg: Color, bg: Color, fl: number, uc: Color, link: string | undefined): void {
     if (link !== this.link) {
       this.out += link === undefined ? LINK_CLOSE : `\x1b]8;;${link}\x1b\\`;
       this.link = link;
     }
-    const sgr = sgrTransition(this.fg, this.bg, this.fl, fg, bg, fl);
-    this.out += sgr;
+    this.out += sgrTransition({ fg: this.fg, bg: this.bg, fl: this.fl, uc: this.uc }, { fg, bg, fl, uc });
     this.fg = fg;
     this.bg = bg;
     this.fl = fl;
+    this.uc = uc;
   }
 }
 
@@ -107,30 +110,58 @@ const FLAG_SGR: ReadonlyArray<{ bit: number; on: number; off: number }> = [
   { bit: Attr.overline, on: 53, off: 55 },
 ];
 
+interface Pen {
+  fg: Color;
+  bg: Color;
+  /** Attr flags with the underline style bits. */
+  fl: number;
+  /** Underline colour. */
+  uc: Color;
+}
+
 /** The shorter of an incremental change and a reset followed by the target's attributes. */
-function sgrTransition(fg0: Color, bg0: Color, fl0: number, fg: Color, bg: Color, fl: number): string {
-  if (fg0 === fg && bg0 === bg && fl0 === fl) return '';
-  const removed = fl0 & ~fl;
-  let added = fl & ~fl0;
+function sgrTransition(from: Pen, to: Pen): string {
+  const { fg, bg, fl, uc } = to;
+  if (from.fg === fg && from.bg === bg && from.fl === fl && from.uc === uc) return '';
+  const removed = from.fl & ~fl & ~UNDERLINE_STYLE_BITS;
+  let added = fl & ~from.fl & ~UNDERLINE_STYLE_BITS;
   let incremental = '';
   // 22 clears bold and dim together; whichever should stay is set again.
   if (removed & (Attr.bold | Attr.dim)) {
     incremental = ';22';
     added |= fl & (Attr.bold | Attr.dim);
   }
+  // An underline that stays but changes its style is set again with the new one.
+  if (underlineStyleOf(from.fl) !== underlineStyleOf(fl)) added |= fl & Attr.underline;
   if (removed) for (const f of FLAG_SGR) if (f.off !== 22 && removed & f.bit) incremental += `;${f.off}`;
-  if (added) for (const f of FLAG_SGR) if (added & f.bit) incremental += `;${f.on}`;
-  if (fg !== fg0) incremental += `;${colorParams(fg, false)}`;
-  if (bg !== bg0) incremental += `;${colorParams(bg, true)}`;
+  if (added) for (const f of FLAG_SGR) if (added & f.bit) incremental += `;${onParam(f, fl)}`;
+  if (fg !== from.fg) incremental += `;${colorParams(fg, false)}`;
+  if (bg !== from.bg) incremental += `;${colorParams(bg, true)}`;
+  if (uc !== from.uc) incremental += `;${underlineColorParams(uc)}`;
   // Without removals a reset can only be longer: it restates everything.
   if (removed === 0) return `${CSI}${incremental.slice(1)}m`;
   let reset = '';
-  for (const f of FLAG_SGR) if (fl & f.bit) reset += `;${f.on}`;
+  for (const f of FLAG_SGR) if (fl & f.bit) reset += `;${onParam(f, fl)}`;
   if (fg !== DEFAULT_COLOR) reset += `;${colorParams(fg, false)}`;
   if (bg !== DEFAULT_COLOR) reset += `;${colorParams(bg, true)}`;
+  if (uc !== DEFAULT_COLOR) reset += `;${underlineColorParams(uc)}`;
   // `CSI m` is a reset on its own; with attributes to restate, the reset is the leading 0.
   const viaReset = reset === '' ? '' : `0${reset}`;
   return `${CSI}${incremental.length - 1 <= viaReset.length ? incremental.slice(1) : viaReset}m`;
+}
+
+/** The parameter that sets flag `f` of `fl`: the underline as `4:N` when it has a style. */
+function onParam(f: { bit: number; on: number }, fl: number): string {
+  if (f.bit !== Attr.underline) return String(f.on);
+  const style = underlineStyleOf(fl);
+  return style > UnderlineStyle.single ? `4:${style}` : '4';
+}
+
+/** SGR 58 in its colon form (ITU T.416, as tmux and the terminals that draw it read it); 59 resets. */
+function underlineColorParams(c: Color): string {
+  if (c === DEFAULT_COLOR) return '59';
+  if (c >= RGB_FLAG) return `58:2::${(c >> 16) & 0xff}:${(c >> 8) & 0xff}:${c & 0xff}`;
+  return `58:5:${c}`;
 }
 
 function colorParams(c: Color, background: boolean): string {

@@ -3,7 +3,7 @@
 import type { Cursor, Modes, Row, Run, SurfacePatch } from './types.js';
 
 export function runsEqual(a: Run, b: Run): boolean {
-  return a.s === b.s && a.fg === b.fg && a.bg === b.bg && a.fl === b.fl && a.link === b.link && a.w === b.w;
+  return a.s === b.s && a.fg === b.fg && a.bg === b.bg && a.fl === b.fl && a.link === b.link && a.uc === b.uc && a.w === b.w;
 }
 
 /** Rows are equal when they show the same runs (the row index is not compared). */

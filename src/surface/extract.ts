@@ -2,7 +2,7 @@
 // modes, title). Read-only: extraction never changes the terminal.
 import type { IBufferCell, Terminal } from '@xterm/headless';
 import type { ModeTracker } from './modes.js';
-import { Attr, DEFAULT_COLOR, RGB_FLAG, type Color, type Cursor, type Row, type Run, type SurfacePatch } from './types.js';
+import { Attr, DEFAULT_COLOR, RGB_FLAG, UnderlineStyle, withUnderlineStyle, type Color, type Cursor, type Row, type Run, type SurfacePatch } from './types.js';
 
 export type ExtractOptions = { full: true } | { full: false; rows: number[] };
 
@@ -62,11 +62,16 @@ function extractLineAs(term: Terminal, index: number, y: number, raw = true): Ro
     const fg = fgOf(cell);
     const bg = bgOf(cell);
     const link = linkOf(cell);
-    const fl = link === undefined ? flagsOf(cell) : linkedFlags(cell, flagsOf(cell));
+    let fl = link === undefined ? flagsOf(cell) : linkedFlags(cell, flagsOf(cell));
+    let uc: Color | undefined;
+    if ((fl & Attr.underline) !== 0) {
+      fl = withUnderlineStyle(fl, underlineStyleOfCell(cell));
+      uc = underlineColorOf(cell);
+    }
     if (width === 1 && isSingleCodePoint(s)) {
-      if (!open || open.fg !== fg || open.bg !== bg || open.fl !== fl || open.link !== link) {
+      if (!open || open.fg !== fg || open.bg !== bg || open.fl !== fl || open.link !== link || open.uc !== uc) {
         if (open) open.s = openText.take();
-        open = makeRun('', fg, bg, fl, link);
+        open = makeRun('', fg, bg, fl, link, uc);
         runs.push(open);
       }
       openText.push(s);
@@ -77,7 +82,7 @@ function extractLineAs(term: Terminal, index: number, y: number, raw = true): Ro
     } else {
       // A wide cell, a cluster, or a lone zero-width code point that still took a column.
       if (open) open.s = openText.take();
-      const run = makeRun(s, fg, bg, fl, link);
+      const run = makeRun(s, fg, bg, fl, link, uc);
       run.w = width === 0 ? 1 : width;
       runs.push(run);
       open = null;
@@ -194,9 +199,10 @@ export function extractSurface(term: Terminal, tracker: ModeTracker, opts: Extra
   };
 }
 
-function makeRun(s: string, fg: Color, bg: Color, fl: number, link: string | undefined): Run {
+function makeRun(s: string, fg: Color, bg: Color, fl: number, link: string | undefined, uc: Color | undefined): Run {
   const run: Run = { s, fg, bg, fl };
   if (link !== undefined) run.link = link;
+  if (uc !== undefined) run.uc = uc;
   return run;
 }
 
@@ -259,7 +265,7 @@ function trimTrailingBlanks(runs: Run[]): void {
 interface RawCell {
   fg?: number;
   bg?: number;
-  extended?: { urlId?: number };
+  extended?: { urlId?: number; _ext?: number; underlineColor?: number };
 }
 interface LinkService {
   getLinkData(id: number): { uri?: string } | undefined;
@@ -306,4 +312,39 @@ function linkedFlags(cell: IBufferCell, fl: number): number {
   const fg = (cell as unknown as RawCell).fg;
   if (typeof fg !== 'number') return fl;
   return (fg & FG_UNDERLINE) !== 0 ? fl | Attr.underline : fl & ~Attr.underline;
+}
+
+// Underline style (SGR 4:N) and colour (SGR 58). The public cell API says only "underlined"
+// (SPEC §15), but xterm.js keeps both in the cell's extended attributes, an internal of the pinned
+// @xterm/headless read defensively as the links are: when missing, an underline stays plain and
+// in the text's colour (the extraction tests notice such a change).
+
+/** Bits 26..28 of the extended word: the stored style. */
+const EXT_STYLE_SHIFT = 26;
+/** The underline colour's mode bits and its value (xterm.js Attributes.CM_MASK, RGB_MASK). */
+const COLOR_MODE = 0x3000000;
+const COLOR_RGB = 0x3000000;
+const COLOR_VALUE = 0xffffff;
+const PALETTE_VALUE = 0xff;
+/** SGR 59 stores -1 (every bit of the colour): the reset, not RGB white. */
+const COLOR_RESET = COLOR_MODE | COLOR_VALUE;
+
+/** An underlined cell's SGR `4:N` style. */
+function underlineStyleOfCell(cell: IBufferCell): number {
+  const raw = cell as unknown as RawCell;
+  if (typeof raw.bg !== 'number' || (raw.bg & HAS_EXTENDED) === 0) return UnderlineStyle.single;
+  // The stored word, not `underlineStyle`, which reads dashed on a linked cell (xterm's link styling).
+  const ext = raw.extended?._ext;
+  return typeof ext === 'number' ? (ext >>> EXT_STYLE_SHIFT) & 7 : UnderlineStyle.single;
+}
+
+/** An underlined cell's own underline colour; undefined when it has none (the text's colour). */
+function underlineColorOf(cell: IBufferCell): Color | undefined {
+  const raw = cell as unknown as RawCell;
+  if (typeof raw.bg !== 'number' || (raw.bg & HAS_EXTENDED) === 0) return undefined;
+  const c = raw.extended?.underlineColor;
+  if (typeof c !== 'number' || c === COLOR_RESET) return undefined;
+  const mode = c & COLOR_MODE;
+  if (mode === 0) return undefined;
+  return mode === COLOR_RGB ? RGB_FLAG | (c & COLOR_VALUE) : c & PALETTE_VALUE;
 }

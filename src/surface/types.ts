@@ -20,6 +20,30 @@ export const Attr = {
 } as const;
 
 /**
+ * The underline's style rides in the flags beside Attr.underline: bits 9..11 hold the `N` of SGR
+ * `4:N` for 2..5 (double, curly, dotted, dashed); 0 is the plain (single) underline. A peer that
+ * predates them masks those bits off and draws a plain underline.
+ */
+export const UnderlineStyle = { single: 1, double: 2, curly: 3, dotted: 4, dashed: 5 } as const;
+const UNDERLINE_STYLE_SHIFT = 9;
+export const UNDERLINE_STYLE_BITS = 7 << UNDERLINE_STYLE_SHIFT;
+
+/** The SGR `4:N` style of flags `fl`: 0 when not underlined, 1 for a plain underline. */
+export function underlineStyleOf(fl: number): number {
+  if ((fl & Attr.underline) === 0) return 0;
+  const style = (fl & UNDERLINE_STYLE_BITS) >> UNDERLINE_STYLE_SHIFT;
+  return style >= UnderlineStyle.double && style <= UnderlineStyle.dashed ? style : UnderlineStyle.single;
+}
+
+/** Flags `fl` with the underline style `style` (an SGR `4:N`); the style bits are set only for an
+ * underline that is not plain. */
+export function withUnderlineStyle(fl: number, style: number): number {
+  const plain = fl & ~UNDERLINE_STYLE_BITS;
+  if ((fl & Attr.underline) === 0 || style < UnderlineStyle.double || style > UnderlineStyle.dashed) return plain;
+  return plain | (style << UNDERLINE_STYLE_SHIFT);
+}
+
+/**
  * A run of cells. When `w` is absent every code point of `s` is one cell of width 1
  * (an empty cell is a space). When `w` is present the run is exactly one cell of that
  * width (2 for wide characters, or 1 for a cell whose text is several code points,
@@ -33,6 +57,8 @@ export interface Run {
   fl: number;
   /** OSC 8 hyperlink target, when the cells carry one. */
   link?: string;
+  /** Underline colour (SGR 58), when the cells are underlined in a colour of their own. */
+  uc?: Color;
   w?: number;
 }
 

@@ -25,6 +25,28 @@ describe('CellGrid', () => {
     expect(g.get(1, 0)).toEqual({ ch: 'x', fg: 3, bg: 0x1abcdef, fl: 5, w: 1, link: 'http://l' });
   });
 
+  it('keeps an underline colour through set, wide cells, blit, copyRow, resize and clears, and compares it', () => {
+    const g = new CellGrid(4, 2);
+    const curlyRed = { ...BLANK, ch: '中', fl: 8 | (3 << 9), w: 2 as const, uc: 0x1ff0000 };
+    g.set(0, 0, curlyRed);
+    expect(g.get(0, 0)).toEqual(curlyRed);
+    expect(g.uc[g.index(1, 0)]).toBe(0x1ff0000);
+    const other = new CellGrid(4, 2);
+    other.blit(g, 0, 0, 2, 1, 0, 1);
+    expect(other.get(0, 1)).toEqual(curlyRed);
+    expect(other.sameCell(other.index(0, 1), g, 0)).toBe(true);
+    other.uc[other.index(0, 1)] = 9;
+    expect(other.sameCell(other.index(0, 1), g, 0)).toBe(false);
+    other.copyRow(g, 0);
+    expect(other.get(0, 0)).toEqual(curlyRed);
+    g.resize(3, 1);
+    expect(g.get(0, 0)).toEqual(curlyRed);
+    g.clearSpan(0, 0, 3);
+    expect(g.get(0, 0)).toEqual(BLANK);
+    other.clear();
+    expect(other.get(0, 0)).toEqual(BLANK);
+  });
+
   it('gives a wide cell a continuation, and blanks the other half of a wide cell that is overwritten', () => {
     const g = new CellGrid(6, 1);
     g.set(1, 0, { ...BLANK, ch: '中', w: 2 });

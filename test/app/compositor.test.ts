@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ansiToCells } from '../../src/app/ansiLayer.js';
 import { Compositor } from '../../src/app/compositor.js';
 import { changedRows } from '../../src/surface/diff.js';
-import { extractSurface } from '../../src/surface/extract.js';
+import { extractRow, extractSurface } from '../../src/surface/extract.js';
 import { ModeTracker } from '../../src/surface/modes.js';
-import type { Cursor, Run, SurfacePatch } from '../../src/surface/types.js';
+import { Attr, RGB_FLAG, UnderlineStyle, underlineStyleOf, type Cursor, type Run, type SurfacePatch } from '../../src/surface/types.js';
 import { LEGACY_MODES as modes } from '../helpers/modes.js';
 import { cursorOf, makeTerminal, readCells, write, type XTerm } from '../surface/headless.js';
 
@@ -52,10 +52,12 @@ class Pipeline {
     readonly cols: number,
     readonly rows: number,
     owner = disposables,
+    /** The user's terminal draws underline styles and colours (xterm.js does). */
+    private readonly styledUnderlines = false,
   ) {
     this.src = terminal(cols, rows, owner);
     this.dst = terminal(cols, rows, owner);
-    this.compositor = new Compositor(cols, rows);
+    this.compositor = new Compositor(cols, rows, styledUnderlines);
   }
 
   /** Feeds the child's bytes, sends a patch (full the first time) and renders it. */
@@ -73,6 +75,8 @@ class Pipeline {
 
   expectSame(): void {
     expect(readCells(this.dst.term)).toEqual(readCells(this.src.term));
+    // Extraction reads what the cell view does not: underline styles and colours.
+    if (this.styledUnderlines) for (let y = 0; y < this.rows; y++) expect(extractRow(this.dst.term, y)).toEqual(extractRow(this.src.term, y));
     const s = this.src.tracker;
     const d = this.dst.tracker;
     expect(d.cursorVisible).toBe(s.cursorVisible);
@@ -156,12 +160,58 @@ describe('Compositor round trip through a second terminal', () => {
     expect((await p.frame('')).out).toBe('');
   });
 
+  it('carries underline styles and colours to a terminal that draws them', async () => {
+    const p = new Pipeline(40, 3, disposables, true);
+    const { out } = await p.frame(
+      '\x1b[4:3mcurly\x1b[58:2::255:0:0mred\x1b[0m \x1b[4:2;58;5;9mdbl\x1b[4:4mdot\x1b[4:5;59mdash\x1b[4mone\x1b[0m\r\n' +
+        '\x1b]8;;http://u\x07\x1b[4:3;58;5;2mlink\x1b]8;;\x07\x1b[0m \x1b[4:3m中\x1b[0m',
+    );
+    p.expectSame();
+    expect(out).toContain('\x1b[4:3mcurly\x1b[58:2::255:0:0mred');
+    const row = extractRow(p.dst.term, 0).runs;
+    expect(row.map((r) => [r.s, underlineStyleOf(r.fl), r.uc])).toEqual([
+      ['curly', UnderlineStyle.curly, undefined],
+      ['red', UnderlineStyle.curly, RGB_FLAG | 0xff0000],
+      [' ', 0, undefined],
+      ['dbl', UnderlineStyle.double, 9],
+      ['dot', UnderlineStyle.dotted, 9],
+      ['dash', UnderlineStyle.dashed, undefined],
+      ['one', UnderlineStyle.single, undefined],
+    ]);
+    const later = await p.frame('\x1b[1;1H\x1b[4:4mX');
+    p.expectSame();
+    expect(later.out).toContain('\x1b[4:4mX');
+  });
+
+  it('draws a patch\'s unknown underline style as plain and an out-of-range underline colour as the text\'s', () => {
+    const c = new Compositor(4, 1, true);
+    const runs: Run[] = [
+      { s: 'a', fg: -1, bg: -1, fl: Attr.underline | (7 << 9), uc: -5 },
+      { s: 'b', fg: -1, bg: -1, fl: Attr.underline | (6 << 9), uc: 0x7fffffff },
+      { s: 'c', fg: -1, bg: -1, fl: 3 << 9, uc: 1 },
+    ];
+    c.setSurface({ ...textPatch(4, ['']), lines: [{ y: 0, runs }], cursor: cursorAt(0, 0, { visible: false }) }, 0);
+    expect(c.render()).toContain('\x1b[4mab\x1b[mc');
+  });
+
+  it('draws every underline plain and in the text colour on a terminal not known to draw styles', async () => {
+    const p = new Pipeline(30, 2);
+    const { out } = await p.frame('\x1b[4:3mcurly\x1b[58:2::255:0:0mred\x1b[4:2;58;5;9mdbl\x1b[0m plain');
+    p.expectSame();
+    expect(out).toContain('\x1b[4mcurlyred');
+    expect(out).not.toMatch(/\x1b\[[\d;:]*(4:|58|59)/);
+    expect(extractRow(p.dst.term, 0).runs).toEqual([
+      { s: 'curlyreddbl', fg: -1, bg: -1, fl: Attr.underline },
+      { s: ' plain', fg: -1, bg: -1, fl: 0 },
+    ]);
+  });
+
   it('agrees with the source on random output, frame after frame', async () => {
     const word = fc.constantFrom('a', 'xyz', ' ', '  ', '~!', '中', '字符', '👍', '🎉', 'e\u0301', 'a\u0308\u0301', '\u{1F468}\u200d\u{1F469}', '\u{1F1FA}\u{1F1F8}', '\u2764\ufe0f', 'ｱ', '\u0301');
     const sgr = fc
       .array(
         fc.oneof(
-          fc.constantFrom('0', '1', '2', '3', '4', '5', '7', '8', '9', '53', '22', '23', '24', '27', '29', '39', '49', '55'),
+          fc.constantFrom('0', '1', '2', '3', '4', '5', '7', '8', '9', '53', '22', '23', '24', '27', '29', '39', '49', '55', '4:0', '4:1', '4:2', '4:3', '4:4', '4:5', '59'),
           fc.integer({ min: 30, max: 37 }).map(String),
           fc.integer({ min: 90, max: 97 }).map(String),
           fc.integer({ min: 40, max: 47 }).map(String),
@@ -170,6 +220,8 @@ describe('Compositor round trip through a second terminal', () => {
           fc.integer({ min: 0, max: 255 }).map((n) => `48;5;${n}`),
           fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([r, g, b]) => `38;2;${r};${g};${b}`),
           fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([r, g, b]) => `48;2;${r};${g};${b}`),
+          fc.integer({ min: 0, max: 255 }).map((n) => `58;5;${n}`),
+          fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([r, g, b]) => `58:2::${r}:${g}:${b}`),
         ),
         { minLength: 1, maxLength: 3 },
       )
@@ -183,7 +235,7 @@ describe('Compositor round trip through a second terminal', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stream, { minLength: 1, maxLength: 3 }), (frames) =>
         withOwnTerminals(async (owner) => {
-          const p = new Pipeline(16, 6, owner);
+          const p = new Pipeline(16, 6, owner, true);
           for (const bytes of frames) {
             const { out, changed } = await p.frame(bytes);
             p.expectSame();

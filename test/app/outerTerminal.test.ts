@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { ENTER_SEQUENCE, RESTORE_SEQUENCE, keyboardReply, uiColour, unsuitableTerminal } from '../../src/app/outerTerminal.js';
+import { ENTER_SEQUENCE, RESTORE_SEQUENCE, keyboardReply, styledUnderlines, uiColour, unsuitableTerminal } from '../../src/app/outerTerminal.js';
 
 describe('outer terminal modes', () => {
   it('turns off every mode it turns on, in reverse order', () => {
@@ -39,5 +39,41 @@ describe('terminals a1 refuses, and NO_COLOR', () => {
     expect(uiColour({ NO_COLOR: '' })).toBe(true);
     expect(uiColour({ NO_COLOR: '1' })).toBe(false);
     expect(uiColour({ NO_COLOR: '0' })).toBe(false);
+  });
+});
+
+describe('underline styles and colours', () => {
+  it('are drawn by the terminal families known to draw them, tmux included', () => {
+    for (const env of [
+      { TERM: 'xterm-kitty' },
+      { TERM: 'xterm-ghostty' },
+      { TERM: 'foot' },
+      { TERM: 'foot-extra' },
+      { TERM: 'wezterm' },
+      { TERM: 'alacritty' },
+      { TERM: 'tmux-256color' },
+      { TERM: 'screen-256color', TMUX: '/tmp/tmux-1000/default,1,0' },
+      { TERM: 'xterm-256color', TERM_PROGRAM: 'WezTerm' },
+      { TERM: 'xterm-256color', TERM_PROGRAM: 'iTerm.app' },
+      { TERM: 'xterm-256color', TERM_PROGRAM: 'vscode' },
+      { TERM: 'xterm-256color', VTE_VERSION: '7600' },
+    ]) {
+      expect(styledUnderlines(env), JSON.stringify(env)).toBe(true);
+    }
+  });
+
+  it('fall back to a plain underline on a terminal not known to draw them', () => {
+    for (const env of [
+      { TERM: 'xterm-256color' },
+      { TERM: 'xterm' },
+      { TERM: 'screen-256color' },
+      { TERM: 'linux' },
+      { TERM: 'xterm-256color', TERM_PROGRAM: 'Apple_Terminal' },
+      { TERM: 'xterm-256color', VTE_VERSION: '5000' },
+      { TERM: 'xterm-256color', VTE_VERSION: 'x' },
+      {},
+    ]) {
+      expect(styledUnderlines(env), JSON.stringify(env)).toBe(false);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { changedRows, composePatches, cursorsEqual, modesEqual, rowsEqual } from '../../src/surface/diff.js';
-import type { Cursor, Row, SurfacePatch } from '../../src/surface/types.js';
+import { Attr, UnderlineStyle, withUnderlineStyle, type Cursor, type Row, type SurfacePatch } from '../../src/surface/types.js';
 import { LEGACY_MODES as modes } from '../helpers/modes.js';
 
 const cursor: Cursor = { x: 0, y: 0, visible: true, shape: 'block', blink: false };
@@ -18,6 +18,15 @@ describe('rowsEqual and changedRows', () => {
     for (const extra of [{ fg: 1 }, { bg: 2 }, { fl: 1 }, { link: 'x' }, { w: 1 }]) expect(rowsEqual(row(0, 'a'), row(0, 'a', extra))).toBe(false);
     expect(rowsEqual(row(0, 'a'), row(0, 'b'))).toBe(false);
     expect(rowsEqual(row(0, 'a'), { y: 0, runs: [...row(0, 'a').runs, ...row(0, 'b').runs] })).toBe(false);
+  });
+
+  it('tells rows apart by their underline style and colour alone', () => {
+    const curly = { fl: withUnderlineStyle(Attr.underline, UnderlineStyle.curly) };
+    const dotted = { fl: withUnderlineStyle(Attr.underline, UnderlineStyle.dotted) };
+    expect(rowsEqual(row(0, 'a', curly), row(0, 'a', dotted))).toBe(false);
+    expect(rowsEqual(row(0, 'a', { ...curly, uc: 1 }), row(0, 'a', { ...curly, uc: 2 }))).toBe(false);
+    expect(rowsEqual(row(0, 'a', curly), row(0, 'a', { ...curly, uc: 2 }))).toBe(false);
+    expect(changedRows([row(0, 'a', curly), row(1, 'b', curly)], [row(0, 'a', curly), row(1, 'b', { ...curly, uc: 9 })])).toEqual([1]);
   });
 
   it('lists the rows that differ, or all of them without a comparable previous frame', () => {

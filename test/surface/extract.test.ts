@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { extractCursor, extractRow, extractRowViaCellApi, extractSurface } from '../../src/surface/extract.js';
 import { ModeTracker } from '../../src/surface/modes.js';
-import { Attr, RGB_FLAG, type Run } from '../../src/surface/types.js';
+import { Attr, RGB_FLAG, UnderlineStyle, underlineStyleOf, withUnderlineStyle, type Run } from '../../src/surface/types.js';
 import { makeTerminal, write, type XTerm } from './headless.js';
 
 const open: XTerm[] = [];
@@ -104,6 +104,46 @@ describe('extractRow', () => {
       { s: 'b', fg: -1, bg: -1, fl: Attr.underline, link: 'http://u' },
       { ...plain('c'), link: 'http://u' },
       { s: 'd', fg: -1, bg: -1, fl: Attr.underline },
+    ]);
+  });
+
+  it('carries the underline style (SGR 4:N) in the flags and the underline colour (SGR 58)', async () => {
+    const t = term(30);
+    await write(t, '\x1b[4ma\x1b[4:2mb\x1b[4:3mc\x1b[4:4md\x1b[4:5me\x1b[4:1mf\x1b[4:0mg\x1b[24;21mh\x1b[0m');
+    expect(extractRow(t, 0).runs.map((r) => r.fl)).toEqual([
+      Attr.underline,
+      withUnderlineStyle(Attr.underline, UnderlineStyle.double),
+      withUnderlineStyle(Attr.underline, UnderlineStyle.curly),
+      withUnderlineStyle(Attr.underline, UnderlineStyle.dotted),
+      withUnderlineStyle(Attr.underline, UnderlineStyle.dashed),
+      Attr.underline,
+      0,
+      // SGR 21 is xterm.js's double underline.
+      withUnderlineStyle(Attr.underline, UnderlineStyle.double),
+    ]);
+    expect(extractRow(t, 0).runs.map((r) => underlineStyleOf(r.fl))).toEqual([1, 2, 3, 4, 5, 1, 0, 2]);
+  });
+
+  it('reads the underline colour of underlined cells: 256, truecolour, reset by 59', async () => {
+    const t = term(30);
+    await write(t, '\x1b[58;5;9mx\x1b[4:3ma\x1b[58:2::255:0:0mb\x1b[58;2;1;2;3mc\x1b[58:5:200md\x1b[59me\x1b[0m');
+    const curly = withUnderlineStyle(Attr.underline, UnderlineStyle.curly);
+    expect(extractRow(t, 0).runs).toEqual([
+      plain('x'),
+      { s: 'a', fg: -1, bg: -1, fl: curly, uc: 9 },
+      { s: 'b', fg: -1, bg: -1, fl: curly, uc: RGB_FLAG | 0xff0000 },
+      { s: 'c', fg: -1, bg: -1, fl: curly, uc: RGB_FLAG | 0x010203 },
+      { s: 'd', fg: -1, bg: -1, fl: curly, uc: 200 },
+      { s: 'e', fg: -1, bg: -1, fl: curly },
+    ]);
+  });
+
+  it('keeps a linked cell\'s own underline style, not the dashes xterm.js draws links with', async () => {
+    const t = term(30);
+    await write(t, '\x1b]8;;http://u\x07a\x1b[4:4;58;5;2mb\x1b]8;;\x07\x1b[0m');
+    expect(extractRow(t, 0).runs).toEqual([
+      { ...plain('a'), link: 'http://u' },
+      { s: 'b', fg: -1, bg: -1, fl: withUnderlineStyle(Attr.underline, UnderlineStyle.dotted), uc: 2, link: 'http://u' },
     ]);
   });
 

@@ -2,9 +2,9 @@
 // the page's terminal showing exactly the holder's cells (text, colours, attributes, cursor).
 import { describe, expect, it } from 'vitest';
 import { applyPatch, patchToAnsi, sgrOf } from '../../src/web/page/ansi.js';
-import { extractSurface } from '../../src/surface/extract.js';
+import { extractRow, extractSurface } from '../../src/surface/extract.js';
 import { ModeTracker } from '../../src/surface/modes.js';
-import { Attr, DEFAULT_MODES, RGB_FLAG, type Row, type SurfacePatch } from '../../src/surface/types.js';
+import { Attr, DEFAULT_MODES, RGB_FLAG, UnderlineStyle, underlineStyleOf, withUnderlineStyle, type Row, type SurfacePatch } from '../../src/surface/types.js';
 import { cursorOf, makeTerminal, readCells, write, type XTerm } from '../surface/headless.js';
 
 function patch(full: boolean, lines: Row[], over: Partial<SurfacePatch> = {}): SurfacePatch {
@@ -83,6 +83,25 @@ describe('patchToAnsi', () => {
     await paint(page, extractSurface(holder, tracker, { full: false, rows: [0, 4] }));
     expect(readCells(page)).toEqual(readCells(holder));
     expect(cursorOf(page)).toEqual(cursorOf(holder));
+  });
+
+  it('carries underline styles and colours to the page, which xterm.js draws', async () => {
+    const holder = makeTerminal(30, 2, 0);
+    const tracker = new ModeTracker(holder);
+    const page = makeTerminal(30, 2, 0);
+    await write(holder, '\x1b[4:3mcurly\x1b[58:2::255:0:0mred\x1b[0m \x1b[4:2;58;5;9mdbl\x1b[4:4;59mdot\x1b[4:5mdash\x1b[4mone\x1b[0m');
+    await paint(page, extractSurface(holder, tracker, { full: true }));
+    expect(extractRow(page, 0)).toEqual(extractRow(holder, 0));
+    expect(extractRow(page, 0).runs.map((r) => [underlineStyleOf(r.fl), r.uc])).toEqual([
+      [UnderlineStyle.curly, undefined],
+      [UnderlineStyle.curly, RGB_FLAG | 0xff0000],
+      [0, undefined],
+      [UnderlineStyle.double, 9],
+      [UnderlineStyle.dotted, undefined],
+      [UnderlineStyle.dashed, undefined],
+      [UnderlineStyle.single, undefined],
+    ]);
+    expect(sgrOf({ fg: -1, bg: -1, fl: withUnderlineStyle(Attr.underline, UnderlineStyle.curly), uc: RGB_FLAG | 0xff0000 })).toBe('\x1b[0;4;4:3;58:2::255:0:0m');
   });
 
   it('resizes the terminal to the patch before painting', async () => {

@@ -41,8 +41,10 @@ export class Painter implements Disposable {
     /** False under NO_COLOR: a1's own layers (strip, overlay, notices) lose every colour, as a
      *  net under the components' monochrome styles; the tab's surface keeps its own. */
     private readonly colour = true,
+    /** The outer terminal draws underline styles and colours (outerTerminal.styledUnderlines). */
+    styledUnderlines = false,
   ) {
-    this.compositor = new Compositor(cols, rows);
+    this.compositor = new Compositor(cols, rows, styledUnderlines);
   }
 
   resize(cols: number, rows: number): void {

@@ -16,13 +16,14 @@ interface Cell {
   bg: number;
   fl: number;
   link?: string;
+  uc?: number;
   w: number;
 }
 
 function cellsOf(row: Row): Cell[] {
   const cells: Cell[] = [];
   for (const run of row.runs) {
-    const base = { fg: run.fg, bg: run.bg, fl: run.fl, ...(run.link === undefined ? {} : { link: run.link }) };
+    const base = { fg: run.fg, bg: run.bg, fl: run.fl, ...(run.link === undefined ? {} : { link: run.link }), ...(run.uc === undefined ? {} : { uc: run.uc }) };
     if (run.w === undefined) {
       for (const ch of run.s) cells.push({ ...base, s: ch, w: 1 });
     } else {
@@ -56,11 +57,11 @@ function renderLine(state: CopyModeState, line: number, y: number): Row {
     const single = c.w === 1 && [...c.s].length === 1;
     const last = runs.at(-1);
     // Cells of one code point and the same attributes share a run, as the holder sends them.
-    if (single && last && last.w === undefined && last.fg === c.fg && last.bg === c.bg && last.fl === c.fl && last.link === c.link) {
+    if (single && last && last.w === undefined && last.fg === c.fg && last.bg === c.bg && last.fl === c.fl && last.link === c.link && last.uc === c.uc) {
       last.s += c.s;
       continue;
     }
-    const run: Run = { s: c.s, fg: c.fg, bg: c.bg, fl: c.fl, ...(c.link === undefined ? {} : { link: c.link }) };
+    const run: Run = { s: c.s, fg: c.fg, bg: c.bg, fl: c.fl, ...(c.link === undefined ? {} : { link: c.link }), ...(c.uc === undefined ? {} : { uc: c.uc }) };
     if (!single) run.w = c.w;
     runs.push(run);
   }

@@ -1,6 +1,6 @@
 // A surface patch as the bytes that make the page's xterm.js show it (issue 20). The page never
 // replays the tab's output: it paints the holder's surface, row by row, like the terminal client.
-import { Attr, DEFAULT_COLOR, RGB_FLAG, type Color, type CursorShape, type Run, type SurfacePatch } from '../../surface/types.js';
+import { Attr, DEFAULT_COLOR, RGB_FLAG, UnderlineStyle, underlineStyleOf, type Color, type CursorShape, type Run, type SurfacePatch } from '../../surface/types.js';
 
 const CSI = '\x1b[';
 const OSC8_CLOSE = '\x1b]8;;\x1b\\';
@@ -37,11 +37,22 @@ function colorParams(c: Color, base: 38 | 48): string {
   return `;${base};5;${c & 0xff}`;
 }
 
+/** The underline's style (`4:N`) and colour (`58`), which xterm.js draws. */
+function underlineParams(run: Pick<Run, 'fl' | 'uc'>): string {
+  const style = underlineStyleOf(run.fl);
+  if (style === 0) return '';
+  let p = style > UnderlineStyle.single ? `;4:${style}` : '';
+  const c = run.uc;
+  if (c !== undefined && c >= RGB_FLAG && c <= (RGB_FLAG | 0xffffff)) p += `;58:2::${(c >> 16) & 0xff}:${(c >> 8) & 0xff}:${c & 0xff}`;
+  else if (c !== undefined && c >= 0 && c <= 255) p += `;58:5:${c}`;
+  return p;
+}
+
 /** The SGR that sets a run's pen from nothing (a reset first, so no attribute leaks over). */
-export function sgrOf(run: Pick<Run, 'fg' | 'bg' | 'fl'>): string {
+export function sgrOf(run: Pick<Run, 'fg' | 'bg' | 'fl' | 'uc'>): string {
   let p = '0';
   for (const [bit, on] of FLAG_SGR) if (run.fl & bit) p += `;${on}`;
-  return `${CSI}${p}${colorParams(run.fg, 38)}${colorParams(run.bg, 48)}m`;
+  return `${CSI}${p}${underlineParams(run)}${colorParams(run.fg, 38)}${colorParams(run.bg, 48)}m`;
 }
 
 /** A link target fit to sit inside OSC 8 (no controls that could end the string early). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyModeStep, startCopyMode, type CopyModeState } from '../../../src/app/copyMode/state.js';
 import { copyModeIndicator, copyModePatch } from '../../../src/app/copyMode/view.js';
-import { Attr, type Row, type Run } from '../../../src/surface/types.js';
+import { Attr, UnderlineStyle, withUnderlineStyle, type Row, type Run } from '../../../src/surface/types.js';
 
 const plain = (s: string, extra: Partial<Run> = {}): Run => ({ s, fg: -1, bg: -1, fl: 0, ...extra });
 
@@ -47,6 +47,18 @@ describe('copyModePatch', () => {
     ]);
     expect(row.runs[0].link).toBe('http://x');
     expect(row.runs[2]).toMatchObject({ s: '中', w: 2 });
+  });
+
+  it('keeps underline styles and colours on a line it highlights', () => {
+    const curly = withUnderlineStyle(Attr.underline, UnderlineStyle.curly);
+    let state = opened([[plain('ab', { fl: curly, uc: 9 }), plain('c', { fl: curly, uc: 200 })]], 1, 8);
+    state = copyModeStep(state, key('v')).state; // selects a
+    const runs = copyModePatch(state).lines[0].runs;
+    expect(runs.slice(0, 3)).toEqual([
+      plain('a', { fl: curly | Attr.inverse, uc: 9 }),
+      plain('b', { fl: curly, uc: 9 }),
+      plain('c', { fl: curly, uc: 200 }),
+    ]);
   });
 
   it('leaves rows that are not loaded blank', () => {
