@@ -27,7 +27,8 @@ import { Overlays, type OverlaysHost } from './attach/overlays.js';
 import { StripMouse, type StripMouseHost } from './attach/stripMouse.js';
 import { Notices, tabStateNotice } from './attach/notices.js';
 import { neighbourAfterClose } from './navigation.js';
-import { dismissHint, firstRunHintText, HINT_KEY, hintDismissed } from './attach/firstRunHint.js';
+import { dismissHint, firstRunHintText, HINT_ACTIONS, HINT_KEY, hintDismissed, hintKeysUsed, recordHintKeyUsed } from './attach/firstRunHint.js';
+import { placeHint, stripEnd, surfaceTopFor, type HintPlace } from './attach/hintPlacement.js';
 
 /** The strip appears even for a tab whose surface never arrives. */
 const INK_LOAD_FALLBACK_MS = 300;
@@ -96,8 +97,14 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   private exitMessage: string | undefined;
   /** a1's own UI in colour: false under NO_COLOR. */
   private readonly colour: boolean;
-  /** The first-run hint's line while it shows; null once dismissed. */
+  /** The first-run hint's line while it shows; null once dismissed or all its keys were used. */
   private hint: string | null = null;
+  /** The hint's keys used so far, by this launch or an earlier one. */
+  private hintUsed = new Set<ActionId>();
+  /** Where the hint goes by the strip as last laid out; its own row makes the tab shorter. */
+  private hintPlace: HintPlace | null = null;
+  /** The hint as last drawn: not beside the strip's own no-tabs line. */
+  private hintDrawn: HintPlace | null = null;
 
   constructor(
     private readonly opts: ClientOptions,
@@ -110,7 +117,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     this.cols = stdout.columns || 80;
     this.rows = stdout.rows || 24;
     this.colour = uiColour(opts.env);
-    this.painter = new Painter(stdout, this.cols, this.rows, { props: () => this.uiProps(), overlay: () => this.overlays.overlay }, this.colour, styledUnderlines(opts.env));
+    this.painter = new Painter(stdout, this.cols, this.rows, { props: () => this.uiProps(), overlay: () => this.overlays.overlay, hint: () => this.hintDrawn, surfaceTop: () => this.surfaceTop() }, this.colour, styledUnderlines(opts.env));
     this.control = new ControlLink(server, {
       paths: opts.paths,
       profile: opts.profile,
@@ -131,6 +138,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
       painter: this.painter,
       view: () => this.viewLink.view,
       surfaceRows: () => this.surfaceSize().rows,
+      surfaceTop: () => this.surfaceTop(),
       renderUi: () => this.renderUi(),
       addNotice: (text) => this.addNotice(text),
       write: (sequence) => this.stdout.write(sequence),
@@ -169,7 +177,12 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     if (loaded.problem) this.addNotice(loaded.problem);
     for (const conflict of loaded.conflicts) this.addNotice(conflict);
     if (opts.configProblem) this.addNotice(opts.configProblem);
-    if (!hintDismissed(opts.paths.stateDir)) this.hint = firstRunHintText(this.keymap);
+    if (!hintDismissed(opts.paths.stateDir)) {
+      this.hintUsed = hintKeysUsed(opts.paths.stateDir);
+      this.hint = firstRunHintText(this.keymap, this.hintUsed);
+    }
+    // Before the first tab's size is asked for: whether the hint takes a row from it.
+    this.relayHint(this.layoutStripNow());
   }
 
   async run(): Promise<number> {
@@ -217,7 +230,11 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   }
 
   surfaceSize(): { cols: number; rows: number } {
-    return { cols: this.cols, rows: surfaceRowsOf(this.rows) };
+    return { cols: this.cols, rows: surfaceRowsOf(this.rows, this.surfaceTop()) };
+  }
+
+  surfaceTop(): number {
+    return surfaceTopFor(this.hintPlace);
   }
 
   strip(): StripLayout | null {
@@ -262,6 +279,8 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   private readonly onResize = (): void => {
     this.cols = this.stdout.columns || this.cols;
     this.rows = this.stdout.rows || this.rows;
+    // The tab's new size below already leaves the hint's row, if it has one at this width.
+    this.relayHint(this.layoutStripNow());
     this.painter.resize(this.cols, this.rows);
     this.viewLink.resize();
     const copyCols = this.copyMode.cols;
@@ -280,6 +299,33 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     this.renderUi();
   }
 
+  noteKeyUsed(action: ActionId): void {
+    if (this.hint === null || !HINT_ACTIONS.has(action) || this.hintUsed.has(action)) return;
+    this.hintUsed.add(action);
+    recordHintKeyUsed(this.opts.paths.stateDir, action);
+    const text = firstRunHintText(this.keymap, this.hintUsed);
+    if (text === null) return this.dismissHint();
+    this.hint = text;
+    this.renderUi();
+  }
+
+  /** Places the hint by `strip`; true when that moved the surface's first row. */
+  private relayHint(strip: StripLayout): boolean {
+    const top = this.surfaceTop();
+    this.hintPlace = this.hint === null ? null : placeHint(this.cols, stripEnd(strip), this.hint);
+    this.hintDrawn = strip.items.some((item) => item.kind === 'hint') ? null : this.hintPlace;
+    return this.surfaceTop() !== top;
+  }
+
+  /** The hint took or left its own row: the tab is resized to the rows left, so no program
+   *  draws under the hint, and gets its row back when the hint goes. */
+  private onSurfaceMoved(): void {
+    this.painter.moveSurface();
+    this.viewLink.resize();
+    const copyCols = this.copyMode.cols;
+    if (copyCols !== null) this.copyMode.resize(copyCols);
+  }
+
   enqueueAction(action: ActionId): void {
     this.input.enqueueAction(action);
   }
@@ -295,16 +341,24 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     const closeKey = this.keymap.byAction.get('closeTab')?.[0] ?? 'alt+w';
     const viewedTab = this.control.tabs.find((t) => t.id === viewLink.viewed);
     const notices = [
-      ...(this.hint === null ? [] : [this.hint]),
       ...this.copyMode.indicator(),
       ...this.notices.current(),
       ...tabStateNotice(viewedTab, viewLink.viewState, closeKey),
     ];
-    const rename = overlays.rename;
-    this.stripLayout = layoutStrip({
+    if (overlays.rename?.error) notices.unshift(overlays.rename.error);
+    this.stripLayout = this.layoutStripNow();
+    if (this.relayHint(this.stripLayout)) this.onSurfaceMoved();
+    this.keepSpinning(this.control.tabs.some((t) => SPINNING.has(glyphFor(t))));
+    const { cols, rows: surfaceRows } = this.surfaceSize();
+    return { cols, strip: this.stripLayout, theme: this.opts.config.theme, colour: this.colour, notices, hint: this.hintDrawn?.text ?? null, overlay: overlays.overlay, surfaceRows };
+  }
+
+  private layoutStripNow(): StripLayout {
+    const rename = this.overlays.rename;
+    return layoutStrip({
       cols: this.cols,
       tabs: this.control.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphFor(t) })),
-      viewed: viewLink.viewed,
+      viewed: this.viewLink.viewed,
       hovered: this.stripMouse.hovered,
       drag: this.stripMouse.drag,
       rename: rename ? { tabId: rename.tabId, text: rename.text, cursor: cursorOffset(rename), error: rename.error } : null,
@@ -312,10 +366,6 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
       emptyHint: this.emptyHint(),
       numbers: this.opts.config.chipNumbers,
     });
-    if (rename?.error) notices.unshift(rename.error);
-    this.keepSpinning(this.control.tabs.some((t) => SPINNING.has(glyphFor(t))));
-    const { cols, rows: surfaceRows } = this.surfaceSize();
-    return { cols, strip: this.stripLayout, theme: this.opts.config.theme, colour: this.colour, notices, overlay: overlays.overlay, surfaceRows };
   }
 
   /** After `+` with no tab left: how to open one and how to leave, as this profile binds them. */

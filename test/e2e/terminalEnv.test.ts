@@ -85,10 +85,10 @@ describe('NO_COLOR', () => {
     const other = a1.cell(9, 0);
     expect([viewed.bold, viewed.underline]).toEqual([true, true]);
     expect([other.bold, other.underline, other.inverse]).toEqual([false, false, false]);
-    // The hint (a notice) shows by inverse video instead of its background colour.
-    const hintRow = a1.line(1);
-    const at = hintRow.indexOf('F12 hides this');
-    expect(a1.cell(at, 1)).toMatchObject({ inverse: true, fg: DEFAULT_COLOR, bg: DEFAULT_COLOR });
+    // The hint (drawn as a notice, beside the strip here) shows by inverse video instead of its
+    // background colour.
+    const at = strip.indexOf('F12 hides this');
+    expect(a1.cell(at, 0)).toMatchObject({ inverse: true, fg: DEFAULT_COLOR, bg: DEFAULT_COLOR });
     // Every byte written since the switch (the strip redrawn, the other tab's surface): no colour.
     expect(colourParams(a1.rawOutput(mark))).toEqual([]);
     // The tab's own program output is its own: NO_COLOR is about a1's UI.

@@ -163,8 +163,14 @@ export class PtyDriver {
     return lines;
   }
 
+  /** Only the columns the terminal has now: a line keeps its cells past the right edge after
+   *  the terminal narrows, and those show nowhere (nor count as content to trim up to). */
   line(y: number): string {
-    return this.bufferLine(y)?.translateToString(true) ?? '';
+    const line = this.bufferLine(y);
+    if (!line) return '';
+    let end = Math.min(line.length, this.term.cols);
+    for (let cell = line.getCell(end - 1); end > 0 && cell?.getChars() === '' && cell.getWidth() === 1; cell = line.getCell(end - 1)) end--;
+    return line.translateToString(false, 0, end);
   }
 
   cell(x: number, y: number): CellInfo {

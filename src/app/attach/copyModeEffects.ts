@@ -8,7 +8,7 @@ import { atBottom, copyModeStep, startCopyMode, type CopyAction, type CopyModeSt
 import { copyModeIndicator, copyModePatch } from '../copyMode/view.js';
 import { osc52 } from '../copyMode/osc52.js';
 import type { Painter } from './painter.js';
-import { STRIP_ROWS, WHEEL_LINES } from './geometry.js';
+import { WHEEL_LINES } from './geometry.js';
 
 /** Copy mode on one view: its state arrives once the holder has said how long its history is. */
 interface CopySession {
@@ -23,6 +23,8 @@ export interface CopyModeHost {
   /** The viewed tab's holder connection, when there is one. */
   view(): HolderView | null;
   surfaceRows(): number;
+  /** The screen row of the surface's first row. */
+  surfaceTop(): number;
   renderUi(): void;
   addNotice(text: string): void;
   /** Writes to the outer terminal (a copy's OSC 52). */
@@ -108,7 +110,7 @@ export class CopyModeEffects {
     }
     if (!this.copy?.state) return;
     if (ev.k === 'mouse') {
-      const pointer = { row: ev.y - STRIP_ROWS, col: ev.x };
+      const pointer = { row: ev.y - this.host.surfaceTop(), col: ev.x };
       if (ev.action === 'release') return this.step({ kind: 'pointer', phase: 'release', ...pointer });
       if (ev.button === 'left') return this.step({ kind: 'pointer', phase: ev.action === 'press' ? 'press' : 'drag', ...pointer });
       if (ev.action !== 'press') return;

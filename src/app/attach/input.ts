@@ -24,6 +24,10 @@ export interface InputHost extends ClientOps {
   /** The first-run hint's key while the hint shows, else null. */
   hintKey(): string | null;
   dismissHint(): void;
+  /** A shortcut's key was used (the first-run hint drops the keys it named once used). */
+  noteKeyUsed(action: ActionId): void;
+  /** The screen row of the surface's first row. */
+  surfaceTop(): number;
 }
 
 export class ClientInput implements Disposable {
@@ -100,6 +104,7 @@ export class ClientInput implements Disposable {
       now: Date.now(),
       detachIntervalMs: this.host.detachIntervalMs,
       hintKey: this.host.hintKey(),
+      surfaceTop: this.host.surfaceTop(),
     };
   }
 
@@ -145,8 +150,10 @@ export class ClientInput implements Disposable {
             this.host.dismissHint();
             break;
           case 'detach':
+            this.host.noteKeyUsed('detach');
             return this.host.detachClient();
           case 'action':
+            this.host.noteKeyUsed(route.action);
             return this.thenRest(queued, () => runAction(this.host, route.action), pending);
           case 'enterCopy':
             return this.thenRest(queued, () => this.host.copyMode.enter(route.scroll, route.press), pending);

@@ -1,5 +1,5 @@
 // The one writer of the outer screen's cells (SPEC §8): the viewed surface and the Ink layers
-// (strip, overlay, notices) composited, and painted at most once per short interval.
+// (strip, first-run hint, overlay, notices) composited, and painted at most once per short interval.
 import { Compositor } from '../compositor.js';
 import { ansiToCells as inkCells } from '../ansiLayer.js';
 import { CellGrid } from '../cells.js';
@@ -9,6 +9,8 @@ import type { UiProps } from '../ui/Ui.js';
 import { overlaySize, type Overlay } from '../ui/overlayLayout.js';
 import type { Disposable } from '../lifecycle.js';
 import { OVERLAY_TOP_GAP, STRIP_ROWS, surfaceRowsOf } from './geometry.js';
+import type { HintPlace } from './hintPlacement.js';
+import { textWidth } from '../strip/width.js';
 import { enableNativeStrings } from '../../protocol/nativeStrings.js';
 
 /** Paints are coalesced within one event-loop turn, and at most one per this interval: the
@@ -20,6 +22,10 @@ export interface PainterUi {
   props(): UiProps;
   /** The open overlay, whose box Ink drew under the strip. */
   overlay(): Overlay | null;
+  /** The first-run hint's place, whose line Ink drew right after the strip's; null when none. */
+  hint(): HintPlace | null;
+  /** The screen row of the surface's first row. */
+  surfaceTop(): number;
 }
 
 export class Painter implements Disposable {
@@ -51,12 +57,17 @@ export class Painter implements Disposable {
     this.cols = cols;
     this.rows = rows;
     this.compositor.resize(cols, rows);
-    if (this.lastSurface) this.compositor.setSurface({ ...this.lastSurface, full: true }, STRIP_ROWS);
+    this.moveSurface();
+  }
+
+  /** The surface's first row moved (the first-run hint took or left its own row). */
+  moveSurface(): void {
+    if (this.lastSurface) this.compositor.setSurface({ ...this.lastSurface, full: true }, this.ui.surfaceTop());
   }
 
   setSurface(patch: SurfacePatch): void {
     this.lastSurface = patch;
-    this.compositor.setSurface(patch, STRIP_ROWS);
+    this.compositor.setSurface(patch, this.ui.surfaceTop());
   }
 
   /** No tab is viewed. */
@@ -99,14 +110,25 @@ export class Painter implements Disposable {
     const lines = frame.split('\n');
     this.compositor.setLayer('strip', { x: 0, y: 0, w: cols, h: STRIP_ROWS }, ansiToCells(lines.slice(0, STRIP_ROWS).join('\n'), cols, STRIP_ROWS));
     let next = STRIP_ROWS;
+    const hint = this.ui.hint();
+    if (hint) {
+      const w = Math.min(cols - hint.x, textWidth(hint.text));
+      const cells = new CellGrid(Math.max(1, w), 1);
+      cells.blit(ansiToCells(lines[next] ?? '', cols, 1), 0, 0, w, 1, 0, 0);
+      this.compositor.setLayer('hint', { x: hint.x, y: hint.row === 'strip' ? 0 : STRIP_ROWS, w, h: 1 }, cells);
+      next += 1;
+    } else {
+      this.compositor.setLayer('hint', null);
+    }
+    const top = this.ui.surfaceTop();
     const overlay = this.ui.overlay();
     if (overlay) {
-      const { w, h } = overlaySize(overlay, cols, surfaceRowsOf(this.rows));
+      const { w, h } = overlaySize(overlay, cols, surfaceRowsOf(this.rows, top));
       const box = lines.slice(next, next + h);
       next += h;
       const cells = new CellGrid(Math.max(1, w), Math.max(1, h));
       cells.blit(ansiToCells(box.join('\n'), cols, Math.max(1, h)), 0, 0, w, h, 0, 0);
-      this.compositor.setLayer('overlay', { x: Math.max(0, Math.floor((cols - w) / 2)), y: STRIP_ROWS + OVERLAY_TOP_GAP, w, h }, cells);
+      this.compositor.setLayer('overlay', { x: Math.max(0, Math.floor((cols - w) / 2)), y: top + OVERLAY_TOP_GAP, w, h }, cells);
     } else {
       this.compositor.setLayer('overlay', null);
     }
@@ -116,7 +138,7 @@ export class Painter implements Disposable {
     if (width > 0) {
       const notices = new CellGrid(width, noticeLines.length);
       notices.blit(all, 0, 0, width, noticeLines.length, 0, 0);
-      this.compositor.setLayer('notices', { x: cols - width, y: STRIP_ROWS, w: width, h: noticeLines.length }, notices);
+      this.compositor.setLayer('notices', { x: cols - width, y: top, w: width, h: noticeLines.length }, notices);
     } else {
       this.compositor.setLayer('notices', null);
     }

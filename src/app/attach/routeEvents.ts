@@ -8,7 +8,7 @@ import { chordStep, NO_CHORD, type ChordResult, type ChordState } from '../../ke
 import { onCtrlC, type DetachState } from '../../keymap/detach.js';
 import { eventKey, type Keymap } from '../../keymap/keys.js';
 import type { Modes } from '../../surface/types.js';
-import { STRIP_ROWS, WHEEL_LINES } from './geometry.js';
+import { WHEEL_LINES } from './geometry.js';
 
 type MouseEvent = Extract<InputEvent, { k: 'mouse' }>;
 
@@ -42,6 +42,9 @@ export interface RouteContext {
   readonly detachIntervalMs: number;
   /** The first-run hint's own key while the hint shows (attach/firstRunHint.ts); else absent. */
   readonly hintKey?: string | null;
+  /** The screen row of the surface's first row: the strip's rows, and the first-run hint's own
+   *  row while it has one (attach/hintPlacement.ts), are above it. */
+  readonly surfaceTop: number;
 }
 
 export type Route =
@@ -142,7 +145,7 @@ export function routeEvents(ctx: RouteContext, events: readonly InputEvent[]): R
       if (copying) return done(events.slice(i + 1));
       continue;
     }
-    const onStrip = ev.k === 'mouse' && (ev.y < STRIP_ROWS || ctx.stripPress);
+    const onStrip = ev.k === 'mouse' && (ev.y < ctx.surfaceTop || ctx.stripPress);
     if (copying && !onStrip) {
       // Copy mode has the keys: nothing reaches the tab. copyMode's key leaves it, as do Ctrl+C
       // (still counting toward a detach) and any other shortcut, which then runs.
@@ -193,7 +196,7 @@ export function routeEvents(ctx: RouteContext, events: readonly InputEvent[]): R
       continue;
     }
     if (modes.mouse === 'none' && !modes.altScreen && ev.button === 'left' && ev.action === 'press') {
-      surfacePress = { x: ev.x, y: ev.y - STRIP_ROWS };
+      surfacePress = { x: ev.x, y: ev.y - ctx.surfaceTop };
       continue;
     }
     if (modes.mouse === 'none' && ev.action === 'move' && ev.button === 'left' && surfacePress) {
@@ -207,7 +210,7 @@ export function routeEvents(ctx: RouteContext, events: readonly InputEvent[]): R
     // The wheel scrolls this client's view of the history: copy mode, scrolled back.
     if (modes.mouse === 'none' && wheel && ev.button === 'wheelUp') return done(events.slice(i + 1), [{ to: 'send' }, { to: 'enterCopy', scroll: -WHEEL_LINES }]);
     if (modes.mouse === 'none') continue;
-    routes.push({ to: 'child', ev: { ...ev, y: ev.y - STRIP_ROWS } });
+    routes.push({ to: 'child', ev: { ...ev, y: ev.y - ctx.surfaceTop } });
   }
   return done([]);
 }

@@ -1,5 +1,5 @@
-// The Ink layer: the tab strip on row 1 and the notices drawn over the surface. Terminal
-// content never goes through these components (SPEC §8).
+// The Ink layer: the tab strip on row 1, the first-run hint beside or under it, and the notices
+// drawn over the surface. Terminal content never goes through these components (SPEC §8).
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { Theme } from '../../config.js';
@@ -19,6 +19,9 @@ export interface UiProps {
   /** False under NO_COLOR: the strip and notices use attributes only. */
   colour: boolean;
   notices: string[];
+  /** The first-run hint as placed (attach/hintPlacement.ts): drawn on the line after the strip's,
+   *  which the client moves to its place. */
+  hint: string | null;
   /** The open overlay, drawn right under the strip; the client places its rectangle. */
   overlay: Overlay | null;
   surfaceRows: number;
@@ -39,13 +42,19 @@ function OverlayView({ overlay, cols, rows }: { overlay: Overlay; cols: number; 
   }
 }
 
-export function Ui({ cols, strip, theme, colour, notices, overlay, surfaceRows }: UiProps): React.ReactElement {
+export function Ui({ cols, strip, theme, colour, notices, hint, overlay, surfaceRows }: UiProps): React.ReactElement {
+  const noticeStyle = colour ? { backgroundColor: theme.notice, color: 'black' } : { inverse: true };
   return (
     <Box flexDirection="column" width={cols}>
       <Strip layout={strip} theme={theme} colour={colour} />
+      {hint === null ? null : (
+        <Text wrap="truncate" {...noticeStyle}>
+          {hint}
+        </Text>
+      )}
       {overlay ? <OverlayView overlay={overlay} cols={cols} rows={surfaceRows} /> : null}
       {notices.map((n, i) => (
-        <Text key={i} {...(colour ? { backgroundColor: theme.notice, color: 'black' } : { inverse: true })}>
+        <Text key={i} {...noticeStyle}>
           {` ${n} `}
         </Text>
       ))}

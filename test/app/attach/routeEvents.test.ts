@@ -45,6 +45,7 @@ function context(over: Partial<RouteContext> = {}): RouteContext {
     modes: NO_MOUSE,
     now: NOW,
     detachIntervalMs: 500,
+    surfaceTop: 1,
     ...over,
   };
 }
@@ -185,6 +186,26 @@ const CASES: Case[] = [
     ctx: { hintKey: 'f12', overlayOpen: true },
     events: [{ k: 'key', key: 'f12' }],
     routes: [{ to: 'send' }, { to: 'overlay', ev: { k: 'key', key: 'f12' } }],
+  },
+  {
+    name: 'while the hint has its own row the surface starts under it: a click there is the strip\'s, and the tab gets its own rows',
+    ctx: { modes: MOUSE, surfaceTop: 2 },
+    events: [mouse('press', 'left', 4, 1), mouse('press', 'left', 4, 2)],
+    routes: [{ to: 'strip', ev: mouse('press', 'left', 4, 1) }],
+    rest: [mouse('press', 'left', 4, 2)],
+  },
+  {
+    name: 'under the hint\'s own row the tab\'s first row is its row 0',
+    ctx: { modes: MOUSE, surfaceTop: 2 },
+    events: [mouse('press', 'left', 4, 2)],
+    routes: [{ to: 'unhover' }, { to: 'child', ev: mouse('press', 'left', 4, 0) }],
+  },
+  {
+    name: 'under the hint\'s own row a drag selects from the press in surface rows',
+    ctx: { surfaceTop: 2 },
+    events: [mouse('press', 'left', 4, 6), mouse('move', 'left', 6, 6)],
+    routes: [{ to: 'unhover' }, { to: 'unhover' }, { to: 'send' }, { to: 'enterCopy', scroll: 0, press: { x: 4, y: 4 } }],
+    rest: [mouse('move', 'left', 6, 6)],
   },
 ];
 
