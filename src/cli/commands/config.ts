@@ -9,18 +9,13 @@ import { loadKeybindings } from '../../keymap/bindingsFile.js';
 import { command } from './entry.js';
 import { setup, UserError, withRunningServer, type Common } from './shared.js';
 
-const FILES = ['config', 'keybindings'] as const;
-
 async function configPath(argv: Common & { file?: string }): Promise<number> {
   const { paths } = setup(argv);
-  const byName = { config: paths.configFile, keybindings: paths.keybindingsFile };
-  if (argv.file === undefined) {
-    // config.json first: a caller that reads one line still gets it.
-    process.stdout.write(`${byName.config}\n${byName.keybindings}\n`);
-    return 0;
-  }
-  if (!(FILES as readonly string[]).includes(argv.file)) throw new UserError(`Name a file: ${FILES.join(' or ')}.`);
-  process.stdout.write(`${byName[argv.file as (typeof FILES)[number]]}\n`);
+  // config.json first: a caller that reads one line still gets it.
+  const files = { config: paths.configFile, keybindings: paths.keybindingsFile };
+  if (argv.file !== undefined && !Object.hasOwn(files, argv.file)) throw new UserError(`Name a file: ${Object.keys(files).join(' or ')}.`);
+  const shown = argv.file === undefined ? Object.values(files) : [files[argv.file as keyof typeof files]];
+  process.stdout.write(shown.map((f) => `${f}\n`).join(''));
   return 0;
 }
 
