@@ -4,18 +4,14 @@
 // 15): what is broken has its default and the user gets one notice.
 import fs from 'node:fs';
 import path from 'node:path';
-import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, getNodeValue, type Node } from 'jsonc-parser';
 import { CONFIG_FILE_NAME, CONFIG_KEYS, defaultConfig, type Config, type ConfigKey, type KeySpec } from '../config.js';
+import { formatProblem, parseJsoncObject, properties, type FileProblem } from './jsonc.js';
 import { didYouMean } from './suggest.js';
 
-/** One thing wrong with the file, where it is (line and column from 1; null when the file could
- * not be read at all). */
-export interface ConfigProblem {
-  file: string;
-  line: number | null;
-  column: number | null;
-  message: string;
-}
+/** One thing wrong with the file, where it is. */
+export type ConfigProblem = FileProblem;
+export { formatProblem };
 
 /** A loaded config, always usable. */
 export interface ConfigResult {
@@ -31,11 +27,6 @@ export interface ConfigResult {
 }
 
 const KEY_NAMES = Object.keys(CONFIG_KEYS);
-
-/** "file:line:column: message", or "file: message" without a place. */
-export function formatProblem(p: ConfigProblem): string {
-  return p.line === null ? `${p.file}: ${p.message}` : `${p.file}:${p.line}:${p.column}: ${p.message}`;
-}
 
 /** Reads `<configDir>/config.json`; a missing file means every default. A file that cannot be read
  * or parsed gives every default; a key that is unknown or has a bad value gives that key's
@@ -55,23 +46,13 @@ export function loadConfig(configDir: string, env: NodeJS.ProcessEnv): ConfigRes
 
 /** The config `text` (the contents of `file`) holds. */
 export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): ConfigResult {
-  // Editors on some platforms save a byte-order mark, which JSON does not allow.
-  text = text.replace(/^\uFEFF/, '');
-  const place = (offset: number, message: string): ConfigProblem => ({ file, ...lineColumn(text, offset), message });
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: false });
-  if (errors.length > 0 || root === undefined) {
-    const first = errors[0];
-    const what = first ? printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'empty';
-    return unusable(env, place(first?.offset ?? 0, `not valid JSON (${what})`));
-  }
-  if (root.type !== 'object') return unusable(env, place(root.offset, 'must hold a JSON object of settings'));
+  const tree = parseJsoncObject(text, file, 'settings');
+  if (!tree.ok) return unusable(env, tree.problem);
+  const { root, place } = tree;
   const config = defaultConfig(env) as Record<string, unknown>;
   const problems: ConfigProblem[] = [];
   const set: ConfigKey[] = [];
-  for (const property of root.children ?? []) {
-    const [keyNode, valueNode] = property.children ?? [];
-    if (keyNode === undefined || valueNode === undefined) continue;
+  for (const { key: keyNode, value: valueNode } of properties(root)) {
     const key = String(keyNode.value);
     if (!Object.hasOwn(CONFIG_KEYS, key)) {
       problems.push(place(keyNode.offset, `"${key}" is not a config key${didYouMean(key, KEY_NAMES)}`));
@@ -103,10 +84,4 @@ function offsetOf(root: Node, valueNode: Node, at: string): number {
   if (nested.length === 1) return valueNode.offset;
   const node = findNodeAtLocation(root, nested);
   return node?.parent?.type === 'property' ? node.parent.offset : valueNode.offset;
-}
-
-/** Line and column, both from 1, of an offset into `text`. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
 }

@@ -1,6 +1,7 @@
 // Key descriptors ('alt+a', 'ctrl+c', 'f2', 'alt+enter', 'alt+>') and matching input events
 // against them. Both sides reduce to one canonical string, `[ctrl+][alt+][shift+][meta+]key`,
 // so a keymap is a plain map from that string to an action.
+import { nearestName } from '../config/suggest.js';
 import type { InputEvent, KeyName, Mods } from '../input/events.js';
 import type { ActionId } from './actions.js';
 
@@ -43,19 +44,9 @@ function canonical(mods: ReadonlySet<Modifier>, base: string): string {
  * so shift cannot be combined with them.
  */
 export function parseKey(descriptor: string): ParsedKey {
-  const d = descriptor.trim();
-  let keyPart: string;
-  let modPart: string;
-  if (d.endsWith('++')) {
-    keyPart = '+';
-    modPart = d.slice(0, -2);
-  } else {
-    const at = d.lastIndexOf('+');
-    keyPart = d.slice(at + 1);
-    modPart = at < 0 ? '' : d.slice(0, at);
-  }
+  const { modParts, keyPart } = splitKey(descriptor);
   const mods = new Set<Modifier>();
-  for (const part of modPart === '' ? [] : modPart.split('+')) {
+  for (const part of modParts) {
     const m = part.toLowerCase();
     if (!(MODIFIERS as readonly string[]).includes(m)) return { ok: false, reason: `"${part}" is not a modifier` };
     if (mods.has(m as Modifier)) return { ok: false, reason: `${m} appears twice` };
@@ -71,6 +62,39 @@ export function parseKey(descriptor: string): ParsedKey {
   if (/^[a-z]$/i.test(ch)) return { ok: true, key: canonical(mods, ch.toLowerCase()) };
   if (mods.has('shift')) return { ok: false, reason: `shift cannot be combined with "${ch}"; write the shifted character itself` };
   return { ok: true, key: canonical(mods, ch) };
+}
+
+/** A descriptor's modifier words and its key word, as written. */
+function splitKey(descriptor: string): { modParts: string[]; keyPart: string } {
+  const d = descriptor.trim();
+  if (d.endsWith('++')) return { modParts: splitMods(d.slice(0, -2)), keyPart: '+' };
+  const at = d.lastIndexOf('+');
+  return { modParts: splitMods(at < 0 ? '' : d.slice(0, at)), keyPart: d.slice(at + 1) };
+}
+
+function splitMods(modPart: string): string[] {
+  return modPart === '' ? [] : modPart.split('+');
+}
+
+const WORDS = [...Object.keys(KEY_NAMES), ...Object.keys(CHAR_NAMES)];
+
+/**
+ * The chord a descriptor that does not parse most likely meant, canonical, each unknown modifier
+ * or key name replaced by the nearest known one ('alt+entr' → 'alt+enter', 'contrl+b d' →
+ * 'ctrl+b d'); null when a word is near none, or the mistake is not in a name.
+ */
+export function nearestChord(descriptor: string): string | null {
+  const keys: string[] = [];
+  for (const part of descriptor.trim().split(/\s+/)) {
+    const { modParts, keyPart } = splitKey(part);
+    const words = modParts.map((m) => ((MODIFIERS as readonly string[]).includes(m.toLowerCase()) ? m : nearestName(m, MODIFIERS)));
+    const known = [...keyPart].length === 1 || WORDS.includes(keyPart.toLowerCase());
+    words.push(known ? keyPart : nearestName(keyPart, WORDS));
+    if (words.some((w) => w === null)) return null;
+    keys.push(words.join('+'));
+  }
+  const parsed = parseChord(keys.join(' '));
+  return parsed.ok ? parsed.key : null;
 }
 
 function modSet(mods: Mods | undefined): Set<Modifier> {

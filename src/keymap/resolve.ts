@@ -9,6 +9,8 @@ export interface KeymapError {
   code: KeymapErrorCode;
   /** One sentence, fit to show the user. */
   message: string;
+  /** For a conflict, the two actions that claim the key. */
+  actions?: readonly [ActionId, ActionId];
 }
 
 /** The keybindings.json entry that is a setting, not an action. */
@@ -53,7 +55,7 @@ export function resolveKeymap(
       const holder = byKey.get(parsed.key);
       if (holder === action.id) continue;
       if (holder !== undefined) {
-        return { error: { code: 'conflict', message: `Key ${parsed.key} is bound to both ${holder} and ${action.id}.` } };
+        return { error: { code: 'conflict', message: `Key ${parsed.key} is bound to both ${holder} and ${action.id}.`, actions: [holder, action.id] } };
       }
       byKey.set(parsed.key, action.id);
       keys.push(parsed.key);
@@ -69,7 +71,9 @@ export function resolveKeymap(
     const holder = byKey.get(start);
     if (holder !== undefined) {
       const longer = [...byKey.entries()].find(([chord]) => chord.startsWith(`${start} `))!;
-      return { error: { code: 'conflict', message: `Key ${start} is bound to ${holder} and also begins ${longer[0]} of ${longer[1]}.` } };
+      return {
+        error: { code: 'conflict', message: `Key ${start} is bound to ${holder} and also begins ${longer[0]} of ${longer[1]}.`, actions: [holder, longer[1]] },
+      };
     }
   }
   return { keymap: { byKey, byAction, chordStarts, prefix } };

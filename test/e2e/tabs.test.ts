@@ -298,16 +298,34 @@ describe('keybindings.json', () => {
     await probeViewed(a1, tabId(await waitForListing(t, ['agent', 'agent 2']), 'agent 2'));
   });
 
-  it('a conflict is reported in one line at launch and the defaults apply', async () => {
+  it('a file with a trailing comma and a misspelt entry still applies its valid binding, with one notice', async () => {
+    t = e2e();
+    const file = path.join(t.home.dir, 'config', 'keybindings.json');
+    fs.writeFileSync(file, ['{', '  // as in zellij', '  "newTab": "alt+n",', '  "prefx": "ctrl+b",', '}'].join('\n'), { mode: 0o600 });
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const screen = await a1.waitForText(`${file}:4:3: "prefx" is not an action`);
+    expect(screen.join(' ')).toMatch(/did you mean "prefix"\?\); using the default for\s+it\./);
+    expect(screen.filter((l) => l.includes('keybindings.json'))).toHaveLength(1);
+    const first = tabId(await waitForListing(t, ['agent']), 'agent');
+    // The valid entry applies: Alt+A reaches the tab, Alt+N opens one.
+    await startCatV(a1, first, 'alt-a.txt');
+    a1.write(KEY.newTab);
+    expect(await endCatV(a1, 'alt-a.txt')).toBe('^[aend\n');
+    a1.write('\x1bn');
+    await waitForStrip(a1, ['agent', 'agent 2'], 'agent 2');
+    expect(tabNames(await waitForListing(t, ['agent', 'agent 2']))).toEqual(['agent', 'agent 2']);
+  });
+
+  it('a conflict is reported in one notice at launch, placed in the file, and the defaults apply', async () => {
     t = e2e();
     // alt+w is closeTab's default key: binding newTab to it too is ambiguous.
     writeBindings({ newTab: 'alt+w' });
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
-    const screen = await a1.waitForText(/alt\+w.*newTab.*closeTab|alt\+w.*closeTab.*newTab/);
-    const notice = screen.filter((l) => /alt\+w/.test(l) && /newTab/.test(l));
-    expect(notice).toHaveLength(1);
-    expect(notice[0]).toMatch(/default/i);
+    const screen = await a1.waitForText(/keybindings\.json:1:11: key alt\+w is bound to both newTab and closeTab/);
+    expect(screen.filter((l) => l.includes('keybindings.json'))).toHaveLength(1);
+    expect(screen.join(' ')).toMatch(/closeTab; using the\s+default\s+keys\./);
     await waitForListing(t, ['agent']);
     // Defaults: Alt+A opens a tab, Alt+W closes one.
     await newTab(a1, ['agent', 'agent 2'], 'agent 2');

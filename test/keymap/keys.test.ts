@@ -3,7 +3,7 @@ import type { InputEvent } from '../../src/input/events.js';
 import { tokenToEvents } from '../../src/input/parse.js';
 import { ESC_TIMEOUT_MS, InputTokenizer } from '../../src/input/tokenizer.js';
 import type { ActionId } from '../../src/keymap/actions.js';
-import { eventKey, parseKey, type Keymap } from '../../src/keymap/keys.js';
+import { eventKey, nearestChord, parseKey, type Keymap } from '../../src/keymap/keys.js';
 import { chordStep, NO_CHORD } from '../../src/keymap/chords.js';
 
 /** The action one press runs with nothing waiting, as the client matches it. */
@@ -64,6 +64,23 @@ describe('parseKey', () => {
     const r = parseKey(d);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.reason).toMatch(reason);
+  });
+});
+
+describe('nearestChord', () => {
+  it('replaces a misspelt key name or modifier with the nearest known one', () => {
+    expect(nearestChord('alt+entr')).toBe('alt+enter');
+    expect(nearestChord('Alt+Escpae')).toBe('alt+escape');
+    expect(nearestChord('contrl+b d')).toBe('ctrl+b d');
+    expect(nearestChord('ctrl+b dleete')).toBe('ctrl+b delete');
+    expect(nearestChord('alt+coma')).toBe('alt+,');
+  });
+
+  it('suggests nothing for a word near no name, or a mistake that is not in a name', () => {
+    expect(nearestChord('alt+xyzzy')).toBeNull();
+    expect(nearestChord('hyper+a')).toBeNull();
+    expect(nearestChord('shift+>')).toBeNull();
+    expect(nearestChord('alt+')).toBeNull();
   });
 });
 

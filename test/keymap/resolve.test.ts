@@ -52,6 +52,7 @@ describe('resolveKeymap', () => {
     const e = error({ closeTab: 'alt+a' });
     expect(e.code).toBe('conflict');
     expect(e.message).toBe('Key alt+a is bound to both newTab and closeTab.');
+    expect(e.actions).toEqual(['newTab', 'closeTab']);
     expect(error({ tabsPicker: 'alt+comma' }).message).toMatch(/prevTab and tabsPicker/);
     expect(error({ newTab: 'f9', closeTab: 'F9' }).code).toBe('conflict');
   });
@@ -87,6 +88,7 @@ describe('chords and the prefix', () => {
     expect(error({ detach: 'ctrl+b d', newTab: 'ctrl+b' })).toEqual({
       code: 'conflict',
       message: 'Key ctrl+b is bound to newTab and also begins ctrl+b d of detach.',
+      actions: ['newTab', 'detach'],
     });
     expect(error({ detach: 'ctrl+b nope' }).code).toBe('invalidKey');
   });
