@@ -148,8 +148,9 @@ export class HolderView {
     return this.controller.clientId === null;
   }
 
-  input(events: InputEvent[]): void {
-    if (events.length > 0) this.conn.send({ t: 'input', rev: this.controller.rev, events });
+  /** `scripted`: typed all at once by a script, not by a person key by key. */
+  input(events: InputEvent[], scripted = false): void {
+    if (events.length > 0) this.conn.send({ t: 'input', rev: this.controller.rev, events, ...(scripted ? { scripted } : {}) });
   }
 
   /** Asks for the tab's size, and keeps asking until the holder reports it (a resize can be lost

@@ -1,4 +1,5 @@
 // The controller's input on its way to the child (SPEC §7): kept in order while the child starts,
+// a scripted Enter after text paused until the child has taken the text (submitPacing.ts),
 // admitted through the input bound, written straight to the PTY or through the model, and
 // refused whole, with the typist told, when it cannot be delivered.
 import { encodeInput, isBinaryInput } from '../input/encode.js';
@@ -8,6 +9,7 @@ import type { Logger } from '../log.js';
 import { InputGate, type Admission, type InputBatch, type InputPart } from './inputGate.js';
 import type { PtyWriter } from './ptyWriter.js';
 import { StartingInput } from './startingInput.js';
+import { isPlainText, submitAfterText, submitDue } from './submitPacing.js';
 import type { TerminalModel } from './terminalModel.js';
 import type { DataClient } from './dataClients.js';
 
@@ -20,6 +22,16 @@ const INPUT_STALL_CHECK_MS = 250;
 const INPUT_CAP_FACTOR = 32;
 /** Keys typed while a tab started go to a child that printed nothing by then anyway. */
 const STARTING_INPUT_WAIT_MS = 2_000;
+/** How often a paused Enter checks whether the child has taken the text before it. */
+const SUBMIT_CHECK_MS = 20;
+
+/** One input message: `scripted` when a script or the page's compose line typed it all at once
+ * (`a1 send`), not a person key by key. */
+interface Typed {
+  owner: DataClient;
+  events: InputEvent[];
+  scripted: boolean;
+}
 
 export interface InputHost<Phases> {
   readonly log: Logger;
@@ -32,6 +44,8 @@ export interface InputHost<Phases> {
   starting(): boolean;
   /** The tab is closing: nothing waits for a child any more. */
   closing(): boolean;
+  /** When the child last printed (performance.now()). */
+  outputAt(): number;
   /** Admitted input: the next frame goes out at once. */
   typed(): void;
   /** What the presses tell about the agent's turn, read before they are admitted. */
@@ -42,33 +56,94 @@ export interface InputHost<Phases> {
 
 export class ClientInput<Phases> {
   private readonly gate: InputGate<DataClient>;
-  private readonly startingInput: StartingInput<DataClient, InputEvent>;
+  private readonly startingInput: StartingInput<Typed, InputEvent>;
   private stallCheck: NodeJS.Timeout | null = null;
+  /** Input behind a paused Enter (the first batch starts with it), in order, and its bytes. */
+  private paused: Typed[] = [];
+  private pausedBytes = 0;
+  private submitCheck: NodeJS.Timeout | null = null;
+  /** When the last input delivered ended in plain text; null when it ended in anything else. */
+  private textAt: number | null = null;
   /** Set while a started child has keys waiting for its first output. */
   private startingInputDue: NodeJS.Timeout | null = null;
 
   constructor(
-    boundBytes: number,
+    private readonly boundBytes: number,
     private readonly host: InputHost<Phases>,
   ) {
     this.gate = new InputGate(boundBytes, INPUT_STALL_MS, boundBytes * INPUT_CAP_FACTOR);
     this.startingInput = new StartingInput(boundBytes);
   }
 
-  /** The controller's keys. */
-  offer(client: DataClient, events: InputEvent[]): void {
+  /** The controller's keys; `scripted` when typed all at once by a script, not key by key. */
+  offer(client: DataClient, events: InputEvent[], scripted: boolean): void {
     if (Array.isArray(events) && this.waitsForChild()) {
       // Typed while the child starts: kept in order, delivered once it is ready (SPEC §7).
-      const modes = this.host.model.modes.modes;
-      const bytes = events.reduce((n, ev) => n + Buffer.byteLength(encodeInput(ev, modes)), 0);
-      if (!this.startingInput.offer(client, events, bytes)) this.refuse([{ owner: client, bytes }]);
+      const bytes = this.encodedBytes(events);
+      if (!this.startingInput.offer({ owner: client, events, scripted }, events, bytes)) this.refuse([{ owner: client, bytes }]);
       return;
     }
     if (!Array.isArray(events) || !this.host.running()) {
       client.conn.send({ t: 'inputRejected', reason: 'not-running' });
       return;
     }
-    this.deliver(client, events);
+    this.pace({ owner: client, events, scripted });
+  }
+
+  private encodedBytes(events: InputEvent[]): number {
+    const modes = this.host.model.modes.modes;
+    return events.reduce((n, ev) => n + Buffer.byteLength(encodeInput(ev, modes)), 0);
+  }
+
+  /** Input waits behind a paused Enter; a scripted Enter after text pauses until the child has
+   * taken the text, and what follows it waits behind it. */
+  private pace(typed: Typed): void {
+    if (this.paused.length > 0) {
+      const bytes = this.encodedBytes(typed.events);
+      if (this.pausedBytes + bytes > this.capBytes) return this.refuse([{ owner: typed.owner, bytes }]);
+      this.paused.push(typed);
+      this.pausedBytes += bytes;
+      return;
+    }
+    const at = typed.scripted ? submitAfterText(typed.events, this.textAt !== null) : -1;
+    if (at < 0) return this.deliver(typed.owner, typed.events);
+    if (at > 0) this.deliver(typed.owner, typed.events.slice(0, at));
+    const rest = { ...typed, events: typed.events.slice(at) };
+    if (this.submitIsDue()) return this.submit(rest);
+    this.paused.push(rest);
+    this.pausedBytes += this.encodedBytes(rest.events);
+    this.submitCheck = setInterval(() => this.checkPaused(), SUBMIT_CHECK_MS);
+  }
+
+  private submitIsDue(): boolean {
+    const now = performance.now();
+    return submitDue({ now, textAt: this.textAt ?? -Infinity, outputAt: this.host.outputAt(), pendingBytes: this.host.writer()?.pendingBytes ?? 0 });
+  }
+
+  /** The Enter that starts `typed` goes now, on its own; what follows it is paced again. */
+  private submit(typed: Typed): void {
+    this.deliver(typed.owner, typed.events.slice(0, 1));
+    if (typed.events.length > 1) this.pace({ ...typed, events: typed.events.slice(1) });
+  }
+
+  private checkPaused(): void {
+    if (!this.submitIsDue()) return;
+    this.stopSubmitCheck();
+    const waiting = this.paused;
+    this.paused = [];
+    this.pausedBytes = 0;
+    const [first, ...rest] = waiting;
+    this.submit(first);
+    for (const typed of rest) this.pace(typed);
+  }
+
+  private stopSubmitCheck(): void {
+    if (this.submitCheck) clearInterval(this.submitCheck);
+    this.submitCheck = null;
+  }
+
+  private get capBytes(): number {
+    return this.boundBytes * INPUT_CAP_FACTOR;
   }
 
   /** Keys wait while the child starts, and after, until the new child is ready for them. */
@@ -92,7 +167,7 @@ export class ClientInput<Phases> {
   /** The keys typed while the child started go to it now, in order, as if typed now. */
   private deliverStarting(): void {
     this.cancelStartingWait();
-    for (const batch of this.startingInput.take()) this.deliver(batch.owner, batch.events);
+    for (const batch of this.startingInput.take()) this.pace(batch.owner);
   }
 
   /** Keys still waiting for a child that died wait on for the next one, or are refused. */
@@ -107,14 +182,18 @@ export class ClientInput<Phases> {
     const batches = this.startingInput.take();
     if (batches.length === 0) return;
     this.host.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
-    for (const owner of new Set(batches.map((b) => b.owner))) owner.conn.send({ t: 'inputRejected', reason: 'not-started' });
+    for (const owner of new Set(batches.map((b) => b.owner.owner))) owner.conn.send({ t: 'inputRejected', reason: 'not-started' });
   }
 
   /** At the child's exit: input held for it is not replayed into the next child (SPEC §7).
    * Returns how many bytes were dropped. */
   dropHeld(): number {
-    const dropped = this.gate.dropAll().reduce((n, b) => n + b.bytes, 0);
+    const dropped = this.gate.dropAll().reduce((n, b) => n + b.bytes, 0) + this.pausedBytes;
     this.stopStallCheck();
+    this.stopSubmitCheck();
+    this.paused = [];
+    this.pausedBytes = 0;
+    this.textAt = null;
     return dropped;
   }
 
@@ -142,7 +221,9 @@ export class ClientInput<Phases> {
     }
     if (text) parts.push({ binary: false, data: text });
     const verdict = this.admit({ parts, bytes, paste: events.some((ev) => ev.k === 'paste'), owner: client });
-    if (verdict !== 'refused') this.host.admitted(presses, phases, modes.bracketedPaste);
+    if (verdict === 'refused') return;
+    this.host.admitted(presses, phases, modes.bracketedPaste);
+    if (presses.length > 0) this.textAt = isPlainText(presses[presses.length - 1]) ? performance.now() : null;
   }
 
   private writerView() {
@@ -179,9 +260,15 @@ export class ClientInput<Phases> {
     if (this.gate.heldBytes === 0) this.stopStallCheck();
   }
 
-  stopStallCheck(): void {
+  private stopStallCheck(): void {
     if (this.stallCheck) clearInterval(this.stallCheck);
     this.stallCheck = null;
+  }
+
+  /** The holder shuts down: no timer of its input runs on. */
+  stopTimers(): void {
+    this.stopStallCheck();
+    this.stopSubmitCheck();
   }
 
   /** Refused whole, and said so to each client whose input it was. */

@@ -43,7 +43,8 @@ export interface ClientsHost {
   state(): HolderState;
   controller(): Controller;
   /** The controller's keys, at the controller's revision. */
-  input(client: DataClient, events: InputEvent[]): void;
+  /** `scripted`: typed all at once by a script or the page's compose line, not key by key. */
+  input(client: DataClient, events: InputEvent[], scripted: boolean): void;
   /** The controller's size (SPEC §7: desired state). */
   resize(cols: number, rows: number): void;
   /** Someone started or stopped viewing the tab. */
@@ -90,7 +91,7 @@ export class DataClients {
           client.conn.send({ t: 'inputRejected', reason: 'read-only' });
           return;
         }
-        this.host.input(client, msg.events);
+        this.host.input(client, msg.events, msg.scripted === true);
         return;
       case 'resize':
         if (!this.isController(client, msg.rev)) return;

@@ -88,7 +88,7 @@ export class Holder {
       attachDelayMs: Number(init.env.A1_TEST_ATTACH_DELAY_MS) || 0,
       state: () => this.state(),
       controller: () => this.controller,
-      input: (client, events) => this.input.offer(client, events),
+      input: (client, events, scripted) => this.input.offer(client, events, scripted),
       resize: (cols, rows) => this.resize(cols, rows),
       viewersChanged: () => this.onViewersChanged(),
     });
@@ -99,6 +99,7 @@ export class Holder {
       running: () => this.child.lifecycle === 'running' && this.child.writer !== null,
       starting: () => this.child.lifecycle === 'starting',
       closing: () => this.child.terminating,
+      outputAt: () => this.child.outputAt,
       typed: () => this.frames.expediteNext(),
       readKeys: (presses) => this.agent.readKeys(presses),
       admitted: (presses, phases, bracketedPaste) => this.offer.admitted(presses, phases, bracketedPaste),
@@ -276,7 +277,7 @@ export class Holder {
   }
 
   shutdown(code: number): void {
-    this.input.stopStallCheck();
+    this.input.stopTimers();
     this.frames.dispose();
     if (this.titleTimer) clearTimeout(this.titleTimer);
     this.clients.closeAll();

@@ -48,7 +48,9 @@ export const dataSchema = defineSchema({
   surface: { patch: 'object' },
   state: { state: 'object' },
   controller: { clientId: 'string?', rev: 'int' },
-  input: { rev: 'int', events: 'any' },
+  /** scripted: typed all at once (`a1 send`, the page's compose line), not by a person key by
+   * key; the holder gives an Enter that follows its text a write of its own (src/holder/submitPacing.ts). */
+  input: { rev: 'int', events: 'any', scripted: 'boolean?' },
   resize: { rev: 'int', cols: 'int', rows: 'int' },
   inputRejected: { reason: 'string' },
   /** Copy mode (any client with a ticket, read-only): lines `from .. from + count - 1` of the model's

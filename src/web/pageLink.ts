@@ -139,7 +139,7 @@ export class PageLink {
         return void this.claim();
       case 'input': {
         const events = checkPageInput(m.events);
-        if (events && this.view) this.view.input(events);
+        if (events && this.view) this.view.input(events, m.scripted === true);
         return;
       }
       case 'resize':

@@ -45,8 +45,9 @@ export type PageToWeb =
   | { t: 'view'; tabId: string }
   /** Take control of the viewed tab (SPEC §15 `claim`: from anyone). */
   | { t: 'claim' }
-  /** Keys and pastes for the viewed tab; refused with a notice unless this page controls it. */
-  | { t: 'input'; events: InputEvent[] }
+  /** Keys and pastes for the viewed tab; refused with a notice unless this page controls it.
+   * scripted: the compose line's text and Enter, typed at once rather than key by key. */
+  | { t: 'input'; events: InputEvent[]; scripted?: boolean }
   /** Only when this page controls the tab and the person asked to fit it to this screen. */
   | { t: 'resize'; cols: number; rows: number };
 

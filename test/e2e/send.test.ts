@@ -79,6 +79,16 @@ describe('a1 send', () => {
     expect(fs.readFileSync(path.join(t.home.dir, 'kitty.txt'), 'utf8').trim().split(/\s+/)).toEqual(['033', '[', '2', '7', 'u']);
   });
 
+  it('lines with an Enter each, from one a1 send and the next, run in the order sent', async () => {
+    t = e2e();
+    await twoTabs();
+    // Each Enter after text waits until the shell has taken the text (issue 28): what follows it,
+    // in the same a1 send or the next, waits behind it.
+    await send('2', 'printf 1 >> order.txt', 'Enter', 'printf 2 >> order.txt', 'Enter');
+    await send('2', 'printf 3 >> order.txt', 'Enter', 'C-u', 'printf 4 >> order.txt', 'Enter');
+    await waitForFile('order.txt', '1234');
+  });
+
   it('large text arrives whole, in order', async () => {
     t = e2e();
     await twoTabs();

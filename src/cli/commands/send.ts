@@ -71,7 +71,7 @@ async function typeInto(grant: ViewGrant, tabId: string, name: string, events: I
     }
     const all = batches(events, BATCH_CHARS);
     for (const [i, batch] of all.entries()) {
-      view.input(batch);
+      view.input(batch, true);
       await view.history(0, 1);
       if (refused) {
         const why = REFUSED[refused] ?? refused;

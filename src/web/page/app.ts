@@ -22,13 +22,13 @@ function send(msg: PageToWeb): void {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 
-function sendInput(events: InputEvent[]): void {
+function sendInput(events: InputEvent[], scripted = false): void {
   if (events.length === 0) return;
   if (controlOfViewed() !== 'you') {
     pulseReadonly();
     return;
   }
-  send({ t: 'input', events });
+  send({ t: 'input', events, ...(scripted ? { scripted } : {}) });
 }
 
 function setConn(s: 'connecting' | 'open' | 'retrying' | 'ended'): void {
@@ -181,7 +181,7 @@ el.composeRow.addEventListener('submit', (e) => {
     pulseReadonly();
     return;
   }
-  sendInput(composeEvents(el.compose.value));
+  sendInput(composeEvents(el.compose.value), true);
   el.compose.value = '';
 });
 
