@@ -94,6 +94,7 @@ export class AgentStatus {
       state: null,
       name: report.name ?? prev?.name ?? null,
       seq: ++this.seq,
+      groups: report.groups.length > 0 ? report.groups : (prev?.groups ?? []),
     };
     if (report.state !== 'idle' && this.agent.sessionId) this.savedSessions.add(this.agent.sessionId);
     this.noteQuietly({ k: 'report', state: report.state, at: Date.now() });

@@ -8,7 +8,7 @@ import { UnixListener } from '../protocol/unixListener.js';
 import { acceptHandshake } from '../protocol/handshake.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { bridgeSchema, type BridgeToChild, type BridgeToHolder } from '../protocol/messages.js';
-import { pidMax } from '../proc.js';
+import { pidMax, processGroupOf } from '../proc.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import { isAgentState, type AgentState } from '../status/agentState.js';
@@ -22,6 +22,8 @@ export interface BridgeReport {
   name: string | null;
   /** Apply only when sessionId is the tab's current agent session. */
   sameSession: boolean;
+  /** The process groups of the reporting process and of the agent that ran it (AgentReport.groups). */
+  groups: number[];
 }
 
 /** Where pids wrap when /proc does not say (macOS wraps at 99,999, many Linux systems at 32,768). */
@@ -56,6 +58,11 @@ const MAX_PARENTS = 4;
 
 function isPid(v: unknown): v is number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+}
+
+/** The process groups of those of `pids` that still run, each once. */
+function groupsOf(pids: readonly number[]): number[] {
+  return [...new Set(pids.map(processGroupOf).filter((g): g is number => g !== null && g > 0))];
 }
 
 /** Bounds what a report may carry: ids and names are short, printable, single-line. */
@@ -155,6 +162,7 @@ export class BridgeListener {
             agent: cleanField(m.agent),
             name: cleanField(m.name),
             sameSession: m.sameSession === true,
+            groups: pid === null ? [] : groupsOf([pid, ...parents]),
           });
           if (applied && origin !== null) this.last = origin;
           conn.send({ t: 'statusAck', ok: true });

@@ -95,6 +95,10 @@ export interface AgentReport {
   name: string | null;
   /** Increases with every report the holder admits, across the holder's life. */
   seq: number;
+  /** The process groups of the last report's process and of the agent that ran it: when the
+   *  foreground of the tab's terminal is one of them, the job there is the reporting agent, busy
+   *  by its status alone (SPEC §8, §16), in a shell tab as in an agent tab. */
+  groups?: number[];
 }
 
 /** What a holder reports about its tab (server and clients). */

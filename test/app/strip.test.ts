@@ -5,7 +5,7 @@ import { CHIP_MAX_COLUMNS } from '../../src/app/strip/layout.js';
 import { EDITOR_MAX_COLUMNS, EDITOR_MIN_COLUMNS, editorView, editorWidth } from '../../src/app/strip/editor.js';
 import { GLYPHS, GLYPH_FRAMES, SPINNER_FRAMES, glyphText, type Glyph } from '../../src/status/glyphs.js';
 import {
-  DEFAULT_EMPTY_HINT, dropIndexAt, hitTest, layoutStrip, type StripInput, type StripItem, type StripLayout, type StripTab,
+  DEFAULT_EMPTY_HINT, dropIndexAt, hitTest, layoutStrip, mostUrgentGlyph, type StripInput, type StripItem, type StripLayout, type StripTab,
 } from '../../src/app/strip/layout.js';
 import { renderStripRoles, renderStripText } from '../../src/app/strip/render.js';
 import { clipToWidth, textWidth } from '../../src/app/strip/width.js';
@@ -25,6 +25,15 @@ const find = <K extends StripItem['kind']>(l: StripLayout, kind: K) =>
   l.items.filter((i): i is Extract<StripItem, { kind: K }> => i.kind === kind);
 const chipOf = (l: StripLayout, id: string) => l.items.find((i) => (i.kind === 'chip' || i.kind === 'editor') && i.tabId === id);
 
+/** Ten tabs as issue 28 saw them, wide enough together that a 120-column strip viewing the
+ *  tenth hides the first three. */
+const ISSUE_TAB_NAMES = [
+  'web-frontend', 'payments-api', 'api-tests', 'auth-service-v2', 'billing-worker', 'search-indexer', 'ci-pipeline-fix', 'docs-update', 'migrate-db', 'infra-terraform',
+];
+
+/** `+` (3), three overflow chips with a glyph (5 each) and the smallest chip worth showing (4). */
+const WIDE_ENOUGH_FOR_EVERY_OVERFLOW = 22;
+
 /** What must hold for every layout: one row, nothing overlapping, never wider than the terminal. */
 function checkInvariants(l: StripLayout, input: StripInput): void {
   let end = 0;
@@ -42,17 +51,41 @@ function checkInvariants(l: StripLayout, input: StripInput): void {
     expect(find(l, 'plus')).toHaveLength(1);
     expect(l.items[l.items.length - 1].kind === 'plus' || l.items[l.items.length - 1].kind === 'hint').toBe(true);
   }
-  // Every tab is either shown (as a chip or the editor) or listed by the overflow chip, once.
+  // Every tab is either shown (as a chip or the editor) or listed by an overflow chip, once.
   const shown = l.items.flatMap((i) => (i.kind === 'chip' || i.kind === 'editor' ? [i.tabId] : []));
-  const hidden = find(l, 'overflow').flatMap((o) => o.hiddenTabIds);
-  expect(find(l, 'overflow').length).toBeLessThanOrEqual(1);
-  for (const o of find(l, 'overflow')) expect(o.hiddenTabIds.length).toBeGreaterThan(0);
-  if (hidden.length > 0 || l.cols >= 10) {
+  const overflows = find(l, 'overflow');
+  const hidden = overflows.flatMap((o) => o.hiddenTabIds);
+  expect(overflows.length).toBeLessThanOrEqual(3);
+  expect(new Set(overflows.map((o) => o.first)).size).toBe(overflows.length);
+  const indexOf = (id: string) => input.tabs.findIndex((t) => t.id === id);
+  for (const o of overflows) {
+    expect(o.hiddenTabIds.length).toBeGreaterThan(0);
+    // It carries the most urgent glyph it hides: `?` over `✗` over `✓`, and nothing else.
+    const glyphs = o.hiddenTabIds.map((id) => input.tabs[indexOf(id)].glyph);
+    const urgent = (['needsInput', 'error', 'done'] as const).find((g) => glyphs.includes(g)) ?? null;
+    expect(o.glyph).toBe(urgent);
+    expect(o.text).toBe(urgent ? ` ${glyphText(urgent, 0)} … ` : ' … ');
+    expect(o.text.slice(o.glyphAt, o.glyphAt + o.glyphText.length)).toBe(urgent ? glyphText(urgent, 0) : '');
+    // Its menu starts on one of its tabs: the one with that glyph when there is one.
+    expect(o.hiddenTabIds).toContain(o.focusTabId);
+    if (urgent) expect(input.tabs[indexOf(o.focusTabId)].glyph).toBe(urgent);
+    expect(o.first).toBe(indexOf(o.hiddenTabIds[0]));
+  }
+  // `+` (3), an overflow chip with a glyph (5) and the smallest chip worth showing (4) fit in 12.
+  if (hidden.length > 0 || l.cols >= 12) {
     expect([...shown, ...hidden].sort()).toEqual(input.tabs.map((t) => t.id).sort());
   }
   // Shown chips keep the tabs' order.
   const indices = l.items.flatMap((i) => (i.kind === 'chip' || i.kind === 'editor' ? [i.index] : []));
   expect(indices).toEqual([...indices].sort((a, b) => a - b));
+  // Wide enough for an overflow chip per run of hidden tabs, each sits where its tabs are: after
+  // every shown chip left of them and before every one right of them.
+  if (l.cols >= WIDE_ENOUGH_FOR_EVERY_OVERFLOW) {
+    const order = l.items.flatMap((i) =>
+      i.kind === 'chip' || i.kind === 'editor' ? [[i.index, i.index]] : i.kind === 'overflow' ? [i.hiddenTabIds.map(indexOf)] : [],
+    );
+    for (let k = 1; k < order.length; k++) expect(Math.min(...order[k])).toBeGreaterThan(Math.max(...order[k - 1]));
+  }
   if (input.viewed && input.tabs.some((t) => t.id === input.viewed) && l.cols >= 4) expect(shown).toContain(input.viewed);
   for (const c of chips(l)) expect(c.w).toBeLessThanOrEqual(CHIP_MAX_COLUMNS);
   if (l.cursor) {
@@ -168,16 +201,62 @@ describe('no tabs', () => {
 });
 
 describe('overflow', () => {
-  it('keeps the viewed chip and its nearest neighbours, and lists the rest in a `…` chip before `+`', () => {
+  it('keeps the viewed chip and its nearest neighbours, with a `…` chip on each side that hides tabs', () => {
     const tabs = agents(10);
-    // 40 columns: `+` and `…` take 6, each chip 9: the viewed chip and one neighbour each side.
+    // 40 columns: `+` and two `…` take 9, each chip 9: the viewed chip and one neighbour each side.
     const l = strip({ cols: 40, tabs, viewed: 't5' });
     expect(chips(l).map((c) => c.tabId)).toEqual(['t4', 't5', 't6']);
-    expect(l.items.slice(-2).map((i) => i.kind)).toEqual(['overflow', 'plus']);
-    expect(find(l, 'overflow')[0].hiddenTabIds).toEqual(['t0', 't1', 't2', 't3', 't7', 't8', 't9']);
-    // At the ends, the room goes to the only side there is.
-    expect(chips(strip({ cols: 40, tabs, viewed: 't0' })).map((c) => c.tabId)).toEqual(['t0', 't1', 't2']);
-    expect(chips(strip({ cols: 40, tabs, viewed: 't9' })).map((c) => c.tabId)).toEqual(['t7', 't8', 't9']);
+    expect(l.items.map((i) => i.kind)).toEqual(['overflow', 'chip', 'chip', 'chip', 'overflow', 'plus']);
+    expect(find(l, 'overflow').map((o) => o.hiddenTabIds)).toEqual([['t0', 't1', 't2', 't3'], ['t7', 't8', 't9']]);
+    expect(renderStripText(l).trimEnd()).toBe(' …  agent 4 [agent 5] agent 6  …  +');
+    // At the ends, the room goes to the only side there is, and so does the one `…` chip.
+    const first = strip({ cols: 40, tabs, viewed: 't0' });
+    expect(chips(first).map((c) => c.tabId)).toEqual(['t0', 't1', 't2']);
+    expect(first.items.map((i) => i.kind)).toEqual(['chip', 'chip', 'chip', 'overflow', 'plus']);
+    const last = strip({ cols: 40, tabs, viewed: 't9' });
+    expect(chips(last).map((c) => c.tabId)).toEqual(['t7', 't8', 't9']);
+    expect(last.items.map((i) => i.kind)).toEqual(['overflow', 'chip', 'chip', 'chip', 'plus']);
+  });
+
+  it('shows a hidden tab that needs you on its side: ten tabs viewing the tenth, the third at `?` (issue 28)', () => {
+    const names = ISSUE_TAB_NAMES;
+    const tabs = names.map((n) => tab(n, n, n === 'api-tests' ? 'needsInput' : 'none'));
+    const l = strip({ cols: 120, tabs, viewed: 'infra-terraform' });
+    const [overflow] = find(l, 'overflow');
+    expect(l.items[0]).toBe(overflow);
+    expect(overflow).toMatchObject({ text: ' ? … ', glyph: 'needsInput', glyphText: '?', glyphAt: 1, focusTabId: 'api-tests' });
+    expect(overflow.hiddenTabIds).toContain('api-tests');
+    expect(renderStripText(l).trimEnd()).toMatch(/^ \? … {2}auth-service-v2 .* docs-update {2}migrate-db \[infra-terraform\] \+$/);
+  });
+
+  it('carries the most urgent glyph it hides: `?` over `✗` over `✓`; working, starting and the rest carry none', () => {
+    const glyphOf = (hidden: Glyph[]) => {
+      const tabs = [...hidden.map((g, i) => tab(`h${i}`, `hidden ${i}`, g)), tab('v', 'viewed')];
+      return find(strip({ cols: 20, tabs, viewed: 'v' }), 'overflow')[0].text;
+    };
+    expect(glyphOf(['done', 'error', 'needsInput', 'working'])).toBe(' ? … ');
+    expect(glyphOf(['done', 'error', 'working'])).toBe(' ✗ … ');
+    expect(glyphOf(['done', 'none', 'stalled'])).toBe(' ✓ … ');
+    expect(glyphOf(['working', 'starting', 'suspended', 'unresponsive', 'stalled', 'none'])).toBe(' … ');
+    expect(mostUrgentGlyph(['none', 'done', 'needsInput', 'error'])).toBe('needsInput');
+    expect(mostUrgentGlyph([])).toBeNull();
+  });
+
+  it('starts its menu on the most urgent tab it hides, else on the hidden tab next to the shown ones', () => {
+    const tabs = agents(10);
+    const plain = find(strip({ cols: 40, tabs, viewed: 't5' }), 'overflow');
+    expect(plain.map((o) => o.focusTabId)).toEqual(['t3', 't7']);
+    const marked = tabs.map((t) => (t.id === 't1' ? { ...t, glyph: 'error' as const } : t.id === 't8' ? { ...t, glyph: 'done' as const } : t));
+    expect(find(strip({ cols: 40, tabs: marked, viewed: 't5' }), 'overflow').map((o) => [o.focusTabId, o.text])).toEqual([['t1', ' ✗ … '], ['t8', ' ✓ … ']]);
+  });
+
+  it('puts one `…` chip between the viewed chip and a rename editor further away', () => {
+    const l = strip({ cols: 50, tabs: agents(10), viewed: 't1', rename: { tabId: 't8', text: 'other', cursor: 5, error: null } });
+    const hidden = find(l, 'overflow').map((o) => o.hiddenTabIds.map((id) => Number(id.slice(1))));
+    for (const run of hidden) expect(run).toEqual(Array.from({ length: run.length }, (_, k) => run[0] + k));
+    const kinds = l.items.map((i) => (i.kind === 'chip' ? i.tabId : i.kind === 'editor' ? `edit ${i.tabId}` : i.kind));
+    expect(kinds.indexOf('edit t8')).toBeGreaterThan(kinds.indexOf('t1'));
+    expect(kinds.slice(kinds.indexOf('t1'), kinds.indexOf('edit t8'))).toContain('overflow');
   });
 
   it('shows no `…` chip when everything fits', () => {
@@ -238,7 +317,7 @@ describe('overflow', () => {
           cols,
           tabs: list,
           viewed: id(viewedAt),
-          hovered: hoverAt === -2 ? { kind: 'plus' } : hoverAt === -3 ? { kind: 'overflow' } : id(hoverAt) ? { kind: 'chip', tabId: id(hoverAt)! } : null,
+          hovered: hoverAt === -2 ? { kind: 'plus' } : hoverAt === -3 ? { kind: 'overflow', first: 0 } : id(hoverAt) ? { kind: 'chip', tabId: id(hoverAt)! } : null,
           drag: dragAt !== null && list.length > 0 ? { tabId: list[0].id, dropIndex: dragAt } : null,
           rename: rename && id(rename.at) ? { tabId: id(rename.at)!, text: rename.text, cursor: rename.cursor, error: null } : null,
           spinnerFrame,
@@ -267,7 +346,7 @@ describe('hit testing', () => {
       for (let x = item.x; x < item.x + item.w; x++) {
         const t = hitTest(l, x);
         if (item.kind === 'chip') expect(t).toEqual({ kind: 'chip', tabId: item.tabId });
-        else if (item.kind === 'overflow') expect(t).toEqual({ kind: 'overflow' });
+        else if (item.kind === 'overflow') expect(t).toEqual({ kind: 'overflow', first: item.first });
         else if (item.kind === 'plus') expect(t).toEqual({ kind: 'plus' });
         else expect(t).toBeNull();
       }
@@ -296,9 +375,9 @@ describe('drag to reorder', () => {
     expect(text(99)).toBe(text(3));
   });
 
-  it('puts the marker before the first shown tab at or after the drop index when tabs are hidden', () => {
-    const l = strip({ cols: 41, tabs: agents(10), viewed: 't5', drag: { tabId: 't5', dropIndex: 8 } });
-    expect(renderStripText(l).trimEnd()).toBe(' agent 4 [agent 5] agent 6 │ …  +');
+  it('puts the marker before the item that holds the drop index when tabs are hidden', () => {
+    const l = strip({ cols: 44, tabs: agents(10), viewed: 't5', drag: { tabId: 't5', dropIndex: 8 } });
+    expect(renderStripText(l).trimEnd()).toBe(' …  agent 4 [agent 5] agent 6 │ …  +');
     expect(find(l, 'drop')[0].index).toBe(8);
   });
 
@@ -324,7 +403,10 @@ describe('drag to reorder', () => {
     const first = chips(l)[0];
     expect(first.tabId).toBe('t4');
     expect(dropIndexAt(l, first.x)).toBe(4);
-    expect(dropIndexAt(l, find(l, 'overflow')[0].x)).toBe(10);
+    // An overflow chip's left half is before the tabs it hides, its right half after them.
+    const [left, right] = find(l, 'overflow');
+    expect([dropIndexAt(l, left.x), dropIndexAt(l, left.x + left.w - 1)]).toEqual([0, 4]);
+    expect([dropIndexAt(l, right.x), dropIndexAt(l, right.x + right.w - 1)]).toEqual([7, 10]);
   });
 });
 

@@ -51,7 +51,7 @@ describe('<Strip>', () => {
   it('is exactly the terminal width when the chips fill it', () => {
     // 3 chips of 9 columns, `…` and `+`: 33 columns exactly.
     const tabs = Array.from({ length: 6 }, (_, i) => tab(`t${i}`, `agent ${i}`));
-    const { frame } = frameOf({ cols: 33, tabs, viewed: 't2' });
+    const { frame } = frameOf({ cols: 33, tabs, viewed: 't0' });
     expect(stringWidth(stripVTControlCharacters(frame))).toBe(33);
     expect(stringWidth(stripVTControlCharacters(frameOf({ cols: 3, tabs }).frame))).toBe(3);
   });
@@ -78,6 +78,14 @@ describe('<Strip>', () => {
     expect(frame).toMatch(/\x1b\[31m✗/);
     expect(frame).toMatch(/\x1b\[2m⠋/);
     expect(frame).toMatch(/\x1b\[2m◌/);
+  });
+
+  it('colours the glyph an overflow chip carries as a chip\'s: a hidden `?` is yellow', () => {
+    const tabs = [tab('a', 'asks', 'needsInput'), ...Array.from({ length: 6 }, (_, i) => tab(`t${i}`, `agent ${i}`))];
+    const { frame, input } = frameOf({ cols: 40, tabs, viewed: 't5' });
+    expect(stripVTControlCharacters(frame).startsWith(' ? … ')).toBe(true);
+    expect(frame).toMatch(/\x1b\[33m\?/);
+    expect(stripVTControlCharacters(frame).trimEnd()).toBe(renderStripText(layoutStrip(input)).trimEnd());
   });
 
   it('shows the rename editor in inverse and keeps its error out of the strip', () => {

@@ -1,7 +1,9 @@
 // Close (SPEC §9, §15 "Which processes a close ends"): an agent tab's whole tree ends, including
 // what left its session, and its session is retired to history, never resumed; a plain shell
 // tab's setsid child survives as under tmux; duplicate close and close-after-exit are no-ops;
-// stopping six busy tabs at once shows progress while the server keeps answering.
+// stopping six busy tabs at once shows progress while the server keeps answering. Alt+W asks
+// first for a busy tab by one rule in both kinds of tab: an agent that reports status is busy by
+// its status, whether it is the tab's program or a job its shell runs (issue 28).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, it, expect, afterEach } from 'vitest';
@@ -15,6 +17,9 @@ import {
   livePids,
   PROMPT_SEEN,
   readStrip,
+  tabId,
+  tabNames,
+  waitForForegroundJob,
   waitForListing,
   waitForStrip,
   type E2E,
@@ -25,6 +30,7 @@ import {
   isSameAlive,
   killRef,
   listedTab,
+  newAgentTab,
   procRef,
   resumeRecordsOf,
   serverLogErrors,
@@ -35,7 +41,7 @@ import {
   waitForTabSession,
   type ProcRef,
 } from './lifecycleHarness.js';
-import { a1Argv } from '../helpers/pty.js';
+import { a1Argv, type PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** Short, so the SIGKILL after the grace window comes soon; SPEC §15 lets tests shorten it. */
@@ -270,3 +276,67 @@ function runTimed(t: E2E, args: string[]): Promise<{ code: number; stdout: strin
     });
   });
 }
+
+describe('Alt+W and an agent that reports status (one rule for busy)', () => {
+  /** The fake agent in both kinds of tab, idle: `fake` runs it as its program (an agent tab),
+   *  `agent` is a shell tab where it was typed and runs as the shell's foreground job. The
+   *  shell tab is viewed. */
+  async function agentInEachKindOfTab(): Promise<{ a1: PtyDriver; fake: string; shell: string }> {
+    t = e2e({ closeGraceMs: GRACE_MS });
+    useFakeAgent(t);
+    const fake = await newAgentTab(t, 'fake');
+    const a1 = t.attach();
+    await waitForStrip(a1, ['fake'], 'fake');
+    await a1.waitForText(/fake-agent session \S+ \(new\)/);
+    a1.write(KEY.newTab);
+    await waitForStrip(a1, ['fake', 'agent'], 'agent');
+    await a1.waitForText(PROMPT_SEEN);
+    const shell = tabId(await listing(t), 'agent');
+    a1.write(`${fakeAgentArgv().join(' ')}\r`);
+    await a1.waitForText(/fake-agent session \S+ \(new\)/);
+    await waitForForegroundJob(t, shell);
+    await waitForAgentState([fake, shell], 'idle');
+    return { a1, fake, shell };
+  }
+
+  function waitForAgentState(ids: readonly string[], state: string): Promise<unknown> {
+    return waitFor(async () => {
+      const l = await listing(t);
+      return ids.every((id) => listedTab(l, id).agent?.state === state);
+    }, { what: `the agents of ${ids.join(', ')} ${state}` });
+  }
+
+  /** Alt+W on the viewed tab `name`: whether it closed at once or asked first. */
+  async function closeViewed(a1: PtyDriver, name: string, id: string): Promise<'closed' | 'asked'> {
+    a1.write(KEY.closeTab);
+    return waitFor(async () => {
+      if (a1.screenText().some((l) => l.includes(`Stop "${name}"?`))) return 'asked';
+      return (await listing(t)).tabs.some((x) => x.id === id) ? null : 'closed';
+    }, { what: `${name} closed, or the close confirmation` });
+  }
+
+  it('an idle one closes without asking, in a shell tab as in an agent tab', async () => {
+    const { a1, fake, shell } = await agentInEachKindOfTab();
+    expect(await closeViewed(a1, 'agent', shell)).toBe('closed');
+    await waitForStrip(a1, ['fake'], 'fake');
+    expect(await closeViewed(a1, 'fake', fake)).toBe('closed');
+    await waitForStrip(a1, []);
+  });
+
+  it('a working one asks first, in a shell tab as in an agent tab', async () => {
+    const { a1, fake, shell } = await agentInEachKindOfTab();
+    a1.write('/work\r');
+    await waitForAgentState([shell], 'working');
+    expect(await closeViewed(a1, 'agent', shell)).toBe('asked');
+    a1.write('\x1b');
+    await a1.waitForScreen((lines) => !lines.some((l) => l.includes('Stop "agent"?')), undefined, 'the question gone');
+    a1.write(KEY.jump1);
+    await waitForStrip(a1, ['fake', 'agent'], 'fake');
+    a1.write('/work\r');
+    await waitForAgentState([fake], 'working');
+    expect(await closeViewed(a1, 'fake', fake)).toBe('asked');
+    a1.write('\r');
+    await waitForStrip(a1, ['agent']);
+    expect(tabNames(await listing(t))).toEqual(['agent']);
+  });
+});

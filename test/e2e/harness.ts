@@ -402,8 +402,9 @@ export const STRIP_ROW = 1;
 export interface StripPlaces {
   /** Each chip's name and the columns its name covers (the status glyph left out). */
   chips: { name: string; x: number; w: number }[];
-  /** The `…` overflow chip's column, or null when every chip fits. */
-  overflow: number | null;
+  /** The `…` overflow chips, left to right (none when every chip fits): the column where each
+   *  one's text starts, and the status glyph it carries (null for none). */
+  overflows: { x: number; glyph: string | null }[];
   /** The `+` chip's column, or null when there is none. */
   plus: number | null;
   text: string;
@@ -416,17 +417,16 @@ export async function stripPlaces(a1: PtyDriver): Promise<StripPlaces> {
   const plusMatch = /(?:^| )\+(?: |$)/.exec(text);
   const plus = plusMatch === null ? null : plusMatch.index + plusMatch[0].indexOf('+');
   const chips: StripPlaces['chips'] = [];
-  let overflow: number | null = null;
+  const overflows: StripPlaces['overflows'] = [];
   for (const m of text.slice(0, plus ?? text.length).matchAll(CHIP_TEXT)) {
-    if (m[0] === '…') {
-      overflow = m.index;
-      continue;
-    }
     const glyph = CHIP_GLYPH.exec(m[0]);
     const skip = glyph === null ? 0 : glyph[0].length;
-    chips.push({ name: m[0].slice(skip), x: m.index + skip, w: m[0].length - skip });
+    const name = m[0].slice(skip);
+    // An overflow chip reads as a chip named `…`, with the most urgent glyph it hides.
+    if (name === '…') overflows.push({ x: m.index, glyph: glyph === null ? null : glyph[0].trim() });
+    else chips.push({ name, x: m.index + skip, w: m[0].length - skip });
   }
-  return { chips, overflow, plus, text };
+  return { chips, overflows, plus, text };
 }
 
 /** The 1-based column of the middle of the chip called `name`; throws with the strip when absent. */

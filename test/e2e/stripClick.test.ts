@@ -1,8 +1,9 @@
 // Mouse reports a1 takes for itself never reach a tab (issue 18): a fast click on a chip that is
 // not viewed (press and release in one read) views it and leaves no drag behind, and reports over
-// the tab area reach the child only when the child asked for mouse reporting.
+// the tab area reach the child only when the child asked for mouse reporting. A right click opens
+// the chip's menu at that chip (issue 28).
 import { describe, it, expect, afterEach } from 'vitest';
-import { chipColumn, e2e, KEY, PROMPT_SEEN, readStrip, sgrMouse, STRIP_ROW, tabNames, listing, waitForListing, waitForStrip, type E2E } from './harness.js';
+import { chipColumn, e2e, KEY, PROMPT_SEEN, readStrip, sgrMouse, STRIP_ROW, stripPlaces, tabNames, listing, waitForListing, waitForStrip, type E2E } from './harness.js';
 import type { PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -139,5 +140,28 @@ describe('mouse reports and the tab', () => {
     // Surface rows start under the strip: the child sees its own row numbers.
     await a1.waitForText(`^[[<0;10;${SURFACE_ROW - 1}M^[[<0;10;${SURFACE_ROW - 1}m`);
     await catMark(a1);
+  });
+});
+
+describe('a right click on a chip', () => {
+  it('opens the chip menu with its top-left corner at the clicked chip\'s column', async () => {
+    t = e2e();
+    const a1 = await twoCatTabs();
+    a1.write(KEY.newTab);
+    await waitForStrip(a1, ['agent', 'agent 2', 'agent 3'], 'agent 3');
+    // Started: no glyph before a name, so a chip starts one column before its name.
+    await waitFor(async () => (await readStrip(a1)).text.trimEnd() === ' agent  agent 2 [agent 3] +', { what: 'the third tab started' });
+    for (const name of ['agent 2', 'agent 3']) {
+      const chip = (await stripPlaces(a1)).chips.find((c) => c.name === name)!;
+      const col = await chipColumn(a1, name);
+      a1.write(sgrMouse.rightPress(col, STRIP_ROW) + sgrMouse.rightRelease(col, STRIP_ROW));
+      const lines = await a1.waitForScreen((s) => s.some((l) => /│ +Rename +│/.test(l)), undefined, `the menu of ${name}`);
+      // The box starts one row under the strip, at the chip's first column (its padding or bracket).
+      const top = lines.findIndex((l, y) => y > 0 && l.includes('╭'));
+      expect(top).toBe(2);
+      expect(lines[top].indexOf('╭'), lines.slice(0, 6).join('\n')).toBe(chip.x - 1);
+      a1.write('\x1b');
+      await a1.waitForScreen((s) => !s.some((l) => /│ +Rename +│/.test(l)), undefined, 'the menu closed');
+    }
   });
 });

@@ -1,5 +1,6 @@
 // The tab bridge over real Unix sockets: a report is admitted only with the key of this tab's
 // current child incarnation; another tab's token, an ended incarnation and a stranger are refused.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { connectHandshake } from '../../src/protocol/handshake.js';
 import { bridgeSchema } from '../../src/protocol/messages.js';
 import { sendStatus, StatusError } from '../../src/cli/status.js';
 import type { Logger } from '../../src/log.js';
+import { processGroupOf } from '../../src/proc.js';
 
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
 const cleanups: (() => void)[] = [];
@@ -43,7 +45,7 @@ describe('the tab bridge', () => {
     await b.listener.listen();
     expect(fs.statSync(b.socket).mode & 0o777).toBe(0o600);
     await sendStatus(envFor(b.socket, bridgeToken(b.key, 'inc-1')), { state: 'working', sessionId: 's-1', agent: 'claude' });
-    expect(b.reports).toEqual([{ state: 'working', sessionId: 's-1', agent: 'claude', name: null, sameSession: false }]);
+    expect(b.reports).toEqual([{ state: 'working', sessionId: 's-1', agent: 'claude', name: null, sameSession: false, groups: [processGroupOf(process.pid)] }]);
   });
 
   it('refuses a token from another tab, and one from an ended incarnation', async () => {
@@ -69,7 +71,7 @@ describe('the tab bridge', () => {
     const env = envFor(b.socket, bridgeToken(b.key, 'inc-1'));
     await expect(sendStatus(env, { state: 'dancing' })).rejects.toBeInstanceOf(StatusError);
     await sendStatus(env, { state: 'idle', sessionId: 'a\x1b[2Jb', name: 'ok' });
-    expect(b.reports).toEqual([{ state: 'idle', sessionId: null, agent: null, name: 'ok', sameSession: false }]);
+    expect(b.reports).toEqual([{ state: 'idle', sessionId: null, agent: null, name: 'ok', sameSession: false, groups: [processGroupOf(process.pid)] }]);
   });
 
   it('outside a tab, says so and sends nothing', async () => {
@@ -150,5 +152,16 @@ describe('ordering', () => {
     await expect(sendStatus(envFor(b.socket, bridgeToken(b.key, 'inc-1')), { state: 'working', parents: [4242, 4343] })).rejects.toBeInstanceOf(StatusError);
     expect(asked).toEqual([[process.pid, 4242, 4343]]);
     expect(b.reports).toEqual([]);
+  });
+
+  it('names the process groups of the reporter and of the agent that ran it, so a foreground agent is told from other jobs', async () => {
+    const inc = { current: 'inc-1' };
+    const b = bridge(inc);
+    await b.listener.listen();
+    // An agent in its own process group, as a job of an interactive shell is.
+    const agent = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    cleanups.push(() => agent.kill('SIGKILL'));
+    await sendStatus(envFor(b.socket, bridgeToken(b.key, 'inc-1')), { state: 'idle', parents: [agent.pid!, 999_999_999] });
+    expect(b.reports[0].groups).toEqual([processGroupOf(process.pid), agent.pid]);
   });
 });

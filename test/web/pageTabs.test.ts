@@ -1,6 +1,6 @@
 // The strip's chips and the inbox's order, and the page's sizing and reconnect arithmetic.
 import { describe, expect, it } from 'vitest';
-import { attentionName, chipText, glyphChar, inboxOrder, spins } from '../../src/web/page/tabs.js';
+import { attentionName, chipText, glyphChar, inboxOrder, spins, stateLabel } from '../../src/web/page/tabs.js';
 import { backoffMs, fontToFit, gridThatFits, MIN_FONT_PX } from '../../src/web/page/layout.js';
 import type { WebAttention, WebTab } from '../../src/web/protocol.js';
 
@@ -19,6 +19,27 @@ describe('inboxOrder', () => {
     const odd = { ...tab('x', null), attention: 'bored' as unknown as WebAttention };
     expect(inboxOrder([odd, tab('y', 'done')]).map((t) => t.id)).toEqual(['y', 'x']);
     expect(attentionName(null)).toBe('none');
+  });
+});
+
+describe('the inbox row\'s state', () => {
+  it('says what the agent does, as the chip\'s glyph does, in the words of a1 tabs (issue 28)', () => {
+    const running = (glyph: string) => stateLabel({ glyph, lifecycle: 'running' });
+    expect(running('working')).toBe('working');
+    expect(running('needsInput')).toBe('needs-input');
+    expect(running('done')).toBe('done');
+    expect(running('error')).toBe('error');
+    expect(running('stalled')).toBe('stalled');
+    expect(running('unresponsive')).toBe('unresponsive');
+    expect(running('none')).toBe('running');
+    expect(running('mystery')).toBe('running');
+  });
+
+  it('says the tab\'s own state when it does not run', () => {
+    expect(stateLabel({ glyph: 'suspended', lifecycle: 'suspended' })).toBe('asleep');
+    expect(stateLabel({ glyph: 'error', lifecycle: 'failed' })).toBe('failed');
+    expect(stateLabel({ glyph: 'none', lifecycle: 'exited' })).toBe('exited');
+    expect(stateLabel({ glyph: 'starting', lifecycle: 'starting' })).toBe('starting');
   });
 });
 

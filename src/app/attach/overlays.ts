@@ -107,7 +107,7 @@ export class Overlays {
       }
       case 'menu': {
         const r = moveMenu(overlay.state, ev);
-        if (r.action.kind === 'none') return this.open({ kind: 'menu', state: r.state });
+        if (r.action.kind === 'none') return this.open({ ...overlay, state: r.state });
         this.open(null);
         if (r.action.kind === 'select') this.onMenuSelect(r.action.id);
         return;

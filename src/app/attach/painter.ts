@@ -6,7 +6,7 @@ import { CellGrid } from '../cells.js';
 import { DEFAULT_COLOR, type SurfacePatch } from '../../surface/types.js';
 import type { InkLayer } from '../inkLayer.js';
 import type { UiProps } from '../ui/Ui.js';
-import { overlaySize, type Overlay } from '../ui/overlayLayout.js';
+import { overlayLeft, overlaySize, type Overlay } from '../ui/overlayLayout.js';
 import type { Disposable } from '../lifecycle.js';
 import { OVERLAY_TOP_GAP, STRIP_ROWS, surfaceRowsOf } from './geometry.js';
 import type { HintPlace } from './hintPlacement.js';
@@ -128,7 +128,7 @@ export class Painter implements Disposable {
       next += h;
       const cells = new CellGrid(Math.max(1, w), Math.max(1, h));
       cells.blit(ansiToCells(box.join('\n'), cols, Math.max(1, h)), 0, 0, w, h, 0, 0);
-      this.compositor.setLayer('overlay', { x: Math.max(0, Math.floor((cols - w) / 2)), y: top + OVERLAY_TOP_GAP, w, h }, cells);
+      this.compositor.setLayer('overlay', { x: overlayLeft(overlay, w, cols), y: top + OVERLAY_TOP_GAP, w, h }, cells);
     } else {
       this.compositor.setLayer('overlay', null);
     }

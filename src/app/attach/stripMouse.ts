@@ -1,11 +1,13 @@
 // The mouse on the strip (SPEC §8): hovering highlights a chip, a left click views it, held or
-// moved it drags to a new place, a right click opens its menu, `+` creates a tab and the overflow
-// marker lists every tab.
+// moved it drags to a new place, a right click opens its menu at the chip, `+` creates a tab and
+// an overflow chip lists every tab with its glyph, starting on the one that chip points to.
 import { ServerError } from '../../serverClient.js';
 import type { InputEvent } from '../../input/events.js';
 import type { ActionId } from '../../keymap/actions.js';
 import { chipMenu, tabsMenu } from '../overlays/menu.js';
-import { dropIndexAt, hitTest, type StripLayout, type StripTarget } from '../strip/layout.js';
+import { dropIndexAt, hitTest, itemAt, type StripLayout, type StripTarget } from '../strip/layout.js';
+import { glyphText } from '../../status/glyphs.js';
+import { glyphFor } from '../ui/chip.js';
 import type { Disposable } from '../lifecycle.js';
 import type { ClientOps } from './actions.js';
 import { STRIP_ROWS } from './geometry.js';
@@ -62,9 +64,11 @@ export class StripMouse implements Disposable {
     if (overlays.rename && !(target?.kind === 'chip' && target.tabId === overlays.rename.tabId)) overlays.rename = null;
     if (overlays.overlay) overlays.open(null);
     if (!target) return host.renderUi();
+    // A menu opens at the chip it was opened from.
+    const at = strip ? itemAt(strip, ev.x)?.x : undefined;
     if (ev.button === 'right' && target.kind === 'chip') {
       overlays.menuTab = target.tabId;
-      return overlays.open({ kind: 'menu', state: chipMenu() });
+      return overlays.open({ kind: 'menu', state: chipMenu(), at });
     }
     if (ev.button !== 'left') return;
     if (target.kind === 'chip') {
@@ -73,8 +77,11 @@ export class StripMouse implements Disposable {
       this.press = { tabId: target.tabId, x: ev.x, timer: setTimeout(() => this.startDrag(), DRAG_HOLD_MS) };
     } else if (target.kind === 'plus') host.enqueueAction('newTab');
     else if (target.kind === 'overflow') {
+      const chip = strip ? itemAt(strip, ev.x) : null;
+      const focus = chip?.kind === 'overflow' ? chip.focusTabId : undefined;
+      const tabs = host.control.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphText(glyphFor(t), 0) }));
       overlays.menuTab = null;
-      overlays.open({ kind: 'menu', state: tabsMenu(host.control.tabs.map((t) => ({ id: t.id, name: t.name })), host.viewed()) });
+      overlays.open({ kind: 'menu', state: tabsMenu(tabs, host.viewed(), focus), at });
     }
   }
 

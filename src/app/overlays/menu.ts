@@ -35,10 +35,11 @@ export function chipMenu(): MenuState {
   return openMenu(items);
 }
 
-/** The overflow chip's menu: tabs in strip order, the viewed one marked and highlighted. */
-export function tabsMenu(tabs: readonly { id: string; name: string; glyph?: string }[], viewed: string | null): MenuState {
+/** The overflow chip's menu: tabs in strip order with their glyphs, the viewed one marked; the
+ *  highlight starts on `highlight` (the tab the chip points to), else on the viewed one. */
+export function tabsMenu(tabs: readonly { id: string; name: string; glyph?: string }[], viewed: string | null, highlight: string | null = viewed): MenuState {
   const items = tabs.map((t) => ({ id: t.id, label: t.name, glyph: t.glyph ?? '', marked: t.id === viewed }));
-  return openMenu(items, viewed ?? undefined);
+  return openMenu(items, highlight ?? undefined);
 }
 
 function wrap(index: number, count: number): number {

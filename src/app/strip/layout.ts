@@ -8,7 +8,9 @@ import { clipToWidth, textWidth } from './width.js';
 /** Chips are at most 20 columns wide, so a strip of several stays readable (SPEC §8). */
 export const CHIP_MAX_COLUMNS = 20;
 
-export type StripTarget = { kind: 'chip'; tabId: string } | { kind: 'overflow' } | { kind: 'plus' };
+/** An overflow chip is named by the index of the first tab it hides: a strip may have one on
+ *  each side of the viewed chip (and one between it and a rename editor further away). */
+export type StripTarget = { kind: 'chip'; tabId: string } | { kind: 'overflow'; first: number } | { kind: 'plus' };
 
 export interface StripTab {
   id: string;
@@ -44,7 +46,14 @@ export type StripItem = { x: number; w: number; text: string } & (
    *  same width as when it is not viewed: switching never moves the strip. */
   | { kind: 'chip'; tabId: string; index: number; role: ChipRole; glyph: Glyph; glyphText: string; glyphAt: number }
   | { kind: 'editor'; tabId: string; index: number }
-  | { kind: 'overflow'; hiddenTabIds: string[]; hovered: boolean }
+  /** Stands where the tabs it hides are. glyph is the most urgent one they show (URGENT_GLYPHS),
+   *  drawn as glyphText at glyphAt like a chip's; focusTabId is the hidden tab its menu starts
+   *  on: that glyph's tab, or else the hidden tab nearest the shown chips. A chip dropped on its
+   *  left half lands at dropBefore, on its right half at dropAfter. */
+  | {
+      kind: 'overflow'; first: number; hiddenTabIds: string[]; hovered: boolean;
+      glyph: Glyph | null; glyphText: string; glyphAt: number; focusTabId: string; dropBefore: number; dropAfter: number;
+    }
   | { kind: 'plus'; hovered: boolean }
   | { kind: 'drop'; index: number }
   | { kind: 'hint' }
@@ -61,8 +70,22 @@ export interface StripLayout {
 
 export const DEFAULT_EMPTY_HINT = '  no tabs · Alt+A or + opens one · Alt+E detaches';
 const PLUS_TEXT = ' + ';
-const OVERFLOW_TEXT = ' … ';
+const OVERFLOW_MARK = '…';
 const DROP_TEXT = '│';
+/** The glyphs that want the user, most urgent first: the overflow chip carries the first of them
+ *  it hides, so a hidden tab that asks (`?`), failed (`✗`) or finished (`✓`) is never invisible. */
+export const URGENT_GLYPHS: readonly Glyph[] = ['needsInput', 'error', 'done'];
+
+/** The most urgent of `glyphs` by URGENT_GLYPHS, or null when none of them wants the user. */
+export function mostUrgentGlyph(glyphs: readonly Glyph[]): Glyph | null {
+  return URGENT_GLYPHS.find((g) => glyphs.includes(g)) ?? null;
+}
+
+/** ` … `, or ` ? … ` with the glyph: read as a chip named `…`. */
+function overflowText(glyph: Glyph | null): string {
+  return glyph ? ` ${glyphText(glyph, 0)} ${OVERFLOW_MARK} ` : ` ${OVERFLOW_MARK} `;
+}
+
 /** The smallest chip still worth pinning beside an overflow chip: a space, one character, `…`, a space. */
 const MIN_PINNED_COLUMNS = 4;
 const CONTROL = /\p{Cc}/gu;
@@ -101,7 +124,6 @@ interface Fill {
   /** Allotted columns per shown tab index. */
   shown: Map<number, number>;
   dropShown: boolean;
-  overflowShown: boolean;
 }
 
 export function layoutStrip(input: StripInput): StripLayout {
@@ -155,16 +177,13 @@ export function layoutStrip(input: StripInput): StripLayout {
   const viewedIndex = tabs.findIndex((t) => t.id === input.viewed);
   const renameIndex = rename ? tabs.findIndex((t) => t.id === rename.tabId) : -1;
   const anchor = viewedIndex >= 0 ? viewedIndex : renameIndex >= 0 ? renameIndex : 0;
-  const fill = (reserveOverflow: boolean): Fill => fillSlots(slots, room, anchor, renameIndex, input.drag !== null, reserveOverflow);
+  const fill = (chipRoom: number): Fill => fillSlots(slots, chipRoom, anchor, renameIndex, input.drag !== null);
 
   let result: Fill;
+  let overflows: Overflow[] = [];
   const total = slots.reduce((sum, s) => sum + s.natural, 0) + (input.drag ? DROP_TEXT.length : 0);
-  if (total <= room) {
-    result = { shown: new Map(slots.map((s, i) => [i, s.natural])), dropShown: input.drag !== null, overflowShown: false };
-  } else {
-    result = fill(true);
-    if (result.shown.size === tabs.length) result = fill(false);
-  }
+  if (total <= room) result = { shown: new Map(slots.map((s, i) => [i, s.natural])), dropShown: input.drag !== null };
+  else ({ fill: result, overflows } = collapse(tabs.map((t) => t.glyph), anchor, room, fill));
 
   const hovered = input.hovered;
   let cursor: { x: number } | null = null;
@@ -173,11 +192,27 @@ export function layoutStrip(input: StripInput): StripLayout {
     push({ kind: 'drop', x, w: DROP_TEXT.length, text: DROP_TEXT, index: dropIndex });
     dropPlaced = true;
   };
-  const order = [...result.shown.keys()].sort((a, b) => a - b);
-  for (const i of order) {
+  const overflowAt = new Map(overflows.map((o) => [o.at, o]));
+  for (let i = 0; i <= tabs.length; i++) {
+    const overflow = overflowAt.get(i);
+    if (overflow) {
+      if (!dropPlaced && dropIndex < overflow.dropAfter) drop();
+      const text = overflowText(overflow.glyph);
+      const glyph = overflow.glyph ? glyphText(overflow.glyph, 0) : '';
+      const first = overflow.hidden[0];
+      push({
+        kind: 'overflow', x, w: textWidth(text), text, first,
+        hiddenTabIds: overflow.hidden.map((h) => tabs[h].id),
+        hovered: hovered?.kind === 'overflow' && hovered.first === first,
+        glyph: overflow.glyph, glyphText: glyph, glyphAt: glyph ? 1 : 0,
+        focusTabId: tabs[overflow.focus].id, dropBefore: overflow.dropBefore, dropAfter: overflow.dropAfter,
+      });
+    }
+    const width = result.shown.get(i);
+    if (width === undefined) continue;
     if (!dropPlaced && i >= dropIndex) drop();
     const tab = tabs[i];
-    const made = slots[i].make(result.shown.get(i) ?? 0);
+    const made = slots[i].make(width);
     const w = textWidth(made.text);
     if (w === 0) continue;
     if (made.cursorX !== null) {
@@ -193,24 +228,81 @@ export function layoutStrip(input: StripInput): StripLayout {
     });
   }
   if (!dropPlaced) drop();
-  if (result.overflowShown) {
-    const hiddenTabIds = tabs.filter((_, i) => !result.shown.has(i)).map((t) => t.id);
-    push({ kind: 'overflow', x, w: OVERFLOW_TEXT.length, text: OVERFLOW_TEXT, hiddenTabIds, hovered: hovered?.kind === 'overflow' });
-  }
   plus();
   return { cols, tabCount: tabs.length, items, cursor };
 }
 
+/** Hidden tabs one overflow chip stands for (indices into the tabs, in order). */
+interface Overflow {
+  hidden: number[];
+  glyph: Glyph | null;
+  /** The hidden tab its menu starts on. */
+  focus: number;
+  /** Drawn before the shown chip at this index (the tabs' count: after every chip). */
+  at: number;
+  dropBefore: number;
+  dropAfter: number;
+}
+
+function overflowOf(hidden: number[], glyphs: readonly Glyph[], anchor: number, at: number, dropBefore: number, dropAfter: number): Overflow {
+  const glyph = mostUrgentGlyph(hidden.map((h) => glyphs[h]));
+  const nearest = hidden.reduce((best, h) => (Math.abs(h - anchor) < Math.abs(best - anchor) ? h : best));
+  const focus = glyph ? hidden.find((h) => glyphs[h] === glyph)! : nearest;
+  return { hidden, glyph, focus, at, dropBefore, dropAfter };
+}
+
+/** Runs of consecutive indices below `count` that `shown` leaves out. */
+function hiddenRuns(shown: ReadonlyMap<number, number>, count: number): number[][] {
+  const runs: number[][] = [];
+  for (let i = 0; i < count; i++) {
+    if (shown.has(i)) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[last.length - 1] === i - 1) last.push(i);
+    else runs.push([i]);
+  }
+  return runs;
+}
+
+const overflowColumns = (overflows: readonly Overflow[]): number => overflows.reduce((sum, o) => sum + textWidth(overflowText(o.glyph)), 0);
+
 /**
- * Chooses which chips to show when they do not all fit, in priority order: the anchor (the
- * viewed chip, clipped if it must be), the overflow chip, the drop marker, the rename editor,
- * then the anchor's neighbours alternately right and left, each side stopping at the first
- * chip that does not fit so that the shown chips stay next to the viewed one.
+ * Which tabs to hide when they do not all fit, and the overflow chips that stand for them. Each
+ * run of hidden tabs gets its own chip where the run is, so the chips point the way to what they
+ * hide. Their widths depend on the glyphs they hide, which depends on the room they leave: the
+ * least room set aside that holds them wins (at most three chips of five columns: left, right,
+ * and between the viewed chip and a rename editor further away). A strip with no room for those
+ * has one chip after the shown chips for every hidden tab; narrower still, none (the viewed chip
+ * comes first).
  */
-function fillSlots(slots: Slot[], room: number, anchor: number, renameIndex: number, dragging: boolean, reserveOverflow: boolean): Fill {
+function collapse(glyphs: readonly Glyph[], anchor: number, room: number, fill: (chipRoom: number) => Fill): { fill: Fill; overflows: Overflow[] } {
+  const count = glyphs.length;
+  const fits = (reserved: number): boolean => room - reserved >= MIN_PINNED_COLUMNS;
+  const everyRun = (f: Fill): Overflow[] =>
+    hiddenRuns(f.shown, count).map((run) => overflowOf(run, glyphs, anchor, run[0], run[0], run[run.length - 1] + 1));
+  const oneChip = (f: Fill): Overflow[] => {
+    const hidden = hiddenRuns(f.shown, count).flat();
+    return hidden.length === 0 ? [] : [overflowOf(hidden, glyphs, anchor, count, count, count)];
+  };
+  for (const plan of [everyRun, oneChip]) {
+    for (let reserved = textWidth(overflowText(null)); fits(reserved); reserved++) {
+      const f = fill(room - reserved);
+      // Everything fitted once room was set aside (a drop marker left out): no chip is needed.
+      if (f.shown.size === count) return { fill: fill(room), overflows: [] };
+      const overflows = plan(f);
+      if (overflowColumns(overflows) <= reserved) return { fill: f, overflows };
+    }
+  }
+  return { fill: fill(room), overflows: [] };
+}
+
+/**
+ * Chooses which chips to show in `room` columns, in priority order: the anchor (the viewed
+ * chip, clipped if it must be), the drop marker, the rename editor, then the anchor's
+ * neighbours alternately right and left, each side stopping at the first chip that does not fit
+ * so that the shown chips stay next to the viewed one.
+ */
+function fillSlots(slots: Slot[], room: number, anchor: number, renameIndex: number, dragging: boolean): Fill {
   const shown = new Map<number, number>();
-  const overflowShown = reserveOverflow && room >= OVERFLOW_TEXT.length + MIN_PINNED_COLUMNS;
-  if (overflowShown) room -= OVERFLOW_TEXT.length;
   const take = (i: number, width: number): void => {
     shown.set(i, width);
     room -= width;
@@ -242,19 +334,24 @@ function fillSlots(slots: Slot[], room: number, anchor: number, renameIndex: num
     }
     goRight = !goRight;
   }
-  return { shown, dropShown, overflowShown };
+  return { shown, dropShown };
+}
+
+/** The item drawn at column x. */
+export function itemAt(layout: StripLayout, x: number): StripItem | null {
+  return layout.items.find((it) => x >= it.x && x < it.x + it.w) ?? null;
 }
 
 /** What the pointer is over at column x. */
 export function hitTest(layout: StripLayout, x: number): StripTarget | null {
-  const item = layout.items.find((it) => x >= it.x && x < it.x + it.w);
+  const item = itemAt(layout, x);
   if (!item) return null;
   switch (item.kind) {
     case 'chip':
     case 'editor':
       return { kind: 'chip', tabId: item.tabId };
     case 'overflow':
-      return { kind: 'overflow' };
+      return { kind: 'overflow', first: item.first };
     case 'plus':
       return { kind: 'plus' };
     default:
@@ -265,12 +362,14 @@ export function hitTest(layout: StripLayout, x: number): StripTarget | null {
 /**
  * Where a chip dropped at column x lands, as an index into the current order (0..tabCount,
  * "before the tab at that index"): the left half of a chip means before it, the right half
- * after it; the drop marker keeps its index; anything right of the chips means the end.
+ * after it; an overflow chip's halves mean before and after the tabs it hides; the drop marker
+ * keeps its index; anything right of the chips means the end.
  */
 export function dropIndexAt(layout: StripLayout, x: number): number {
   for (const item of layout.items) {
     if (x >= item.x + item.w) continue;
     if (item.kind === 'chip' || item.kind === 'editor') return x < item.x + item.w / 2 ? item.index : item.index + 1;
+    if (item.kind === 'overflow') return x < item.x + item.w / 2 ? item.dropBefore : item.dropAfter;
     if (item.kind === 'drop') return item.index;
     break;
   }

@@ -66,7 +66,7 @@ function itemStyle(item: StripItem, theme: Theme, colour: boolean): TextProps {
 
 function ItemText({ item, theme, colour }: { item: StripItem; theme: Theme; colour: boolean }): React.ReactElement {
   const style = itemStyle(item, theme, colour);
-  if (item.kind === 'chip' && item.glyphText) {
+  if ((item.kind === 'chip' || item.kind === 'overflow') && item.glyph && item.glyphText) {
     const before = item.text.slice(0, item.glyphAt);
     const rest = item.text.slice(item.glyphAt + item.glyphText.length);
     // Without colour a glyph is its own shape; dim ones stay dim.

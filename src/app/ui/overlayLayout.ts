@@ -12,7 +12,8 @@ import { fitStart, padEnd } from '../overlays/text.js';
 
 /** Every overlay the client can open over the surface (the rename editor lives in the strip). */
 export type Overlay =
-  | { kind: 'menu'; state: MenuState }
+  /** at: the column of the chip it was opened from, where its box opens. */
+  | { kind: 'menu'; state: MenuState; at?: number }
   | { kind: 'picker'; state: PickerState }
   | { kind: 'prompt'; state: PromptState }
   | { kind: 'confirm'; state: ConfirmState }
@@ -133,8 +134,7 @@ export function hotkeysKeysColumns(state: HotkeysState): number {
 
 /**
  * The overlay's size for a surface of cols × rows: never larger than the surface. The client
- * places this rectangle (a menu by its chip, the rest where it likes) and composites the Ink
- * frame of the component into it.
+ * places this rectangle (overlayLeft) and composites the Ink frame of the component into it.
  */
 export function overlaySize(overlay: Overlay, cols: number, rows: number): Size {
   switch (overlay.kind) {
@@ -162,6 +162,13 @@ export function overlaySize(overlay: Overlay, cols: number, rows: number): Size 
       return sized(widest, 1 + bindings.length, HOTKEYS_MAX_COLUMNS, cols, rows);
     }
   }
+}
+
+/** The column of the overlay's left edge on a screen `cols` wide, for a box `w` wide: a menu at
+ *  the chip it was opened from (moved left only as far as it must to fit), the rest centred. */
+export function overlayLeft(overlay: Overlay, w: number, cols: number): number {
+  const at = overlay.kind === 'menu' ? overlay.at : undefined;
+  return Math.max(0, at === undefined ? Math.floor((cols - w) / 2) : Math.min(Math.floor(at), cols - w));
 }
 
 /** The picker's visible list: which rows, and which of them is selected. */

@@ -12,14 +12,16 @@ export const sessions: RequestHandler<'sessions'> = {
 };
 
 /** Whether closing the tab would stop work (SPEC §8): its agent is working or waits for an
- * answer (agents run in the child's own process group, so only their status tells), or a
- * foreground job runs in its PTY (the terminal's foreground group is not the child's own). */
+ * answer, or a foreground job other than that agent runs in its PTY (the terminal's foreground
+ * group is neither the child's own nor the reporting agent's). An agent that reports status is
+ * busy by its status alone, whether it is the tab's child or a job its shell runs: an idle Claude
+ * asks nothing in either kind of tab. */
 function isBusy(ctx: RequestContext, tabId: string): boolean {
   const st = ctx.state().tabs[tabId] ? ctx.holderState(tabId) : null;
   if (!st?.childPid || !st.childStart || !isSameProcess({ pid: st.childPid, startTime: st.childStart })) return false;
   if (isBusyGlyph(st.glyph)) return true;
   const fg = foregroundGroupOf(st.childPid);
-  return fg !== null && fg > 0 && fg !== st.childPid;
+  return fg !== null && fg > 0 && fg !== st.childPid && !(st.agent?.groups ?? []).includes(fg);
 }
 
 export const busy: RequestHandler<'busy'> = {

@@ -1,5 +1,6 @@
 // The tab list as the page shows it: chips on the strip, and the inbox's order.
 import { GLYPH_FRAMES, glyphText, type Glyph } from '../../status/glyphs.js';
+import { glyphWord, tabStateWord } from '../../status/vocabulary.js';
 import type { WebAttention, WebTab } from '../protocol.js';
 
 /** The glyph's character at a spinner frame; '' for `none` and for a name this page does not know. */
@@ -35,12 +36,11 @@ export function inboxOrder(tabs: readonly WebTab[]): WebTab[] {
     .map((e) => e.tab);
 }
 
-/** Words for the inbox row's status. */
-export function attentionLabel(tab: Pick<WebTab, 'attention' | 'lifecycle'>): string {
-  switch (tab.attention) {
-    case 'needs-input': return 'needs you';
-    case 'error': return 'error';
-    case 'done': return 'done';
-    default: return tab.lifecycle === 'running' ? 'running' : tab.lifecycle;
-  }
+/** Words for the inbox row's status, those of `a1 tabs` (src/status/vocabulary.ts): while the
+ *  tab runs, what its chip's glyph says its agent does (working, needs-input, done, error…), or
+ *  `running` when the glyph says nothing; else the tab's own state (asleep, exited, failed). */
+export function stateLabel(tab: Pick<WebTab, 'glyph' | 'lifecycle'>): string {
+  if (tab.lifecycle !== 'running') return tabStateWord(tab.lifecycle);
+  const word = glyphWord(tab.glyph);
+  return word === null || word === 'none' ? tabStateWord('running') : word;
 }

@@ -1,6 +1,6 @@
 // The strip, the inbox and the tab view's controls, drawn from the page's state.
 import { ENDED_TEXT, controlOfViewed, el, isPhone, state } from './model.js';
-import { attentionLabel, attentionName, chipText, glyphChar, inboxOrder } from './tabs.js';
+import { attentionName, chipText, glyphChar, inboxOrder, stateLabel } from './tabs.js';
 
 let onView: (tabId: string) => void = () => {};
 
@@ -94,7 +94,7 @@ export function renderInbox(): void {
       const [glyph, name, st, detail] = Array.from(node.children) as HTMLElement[];
       glyph.textContent = glyphChar(tab.glyph, state.spinnerFrame);
       name.textContent = tab.name;
-      st.textContent = attentionLabel(tab);
+      st.textContent = stateLabel(tab);
       detail.textContent = [tab.kind, tab.title].filter((s) => s && s !== tab.name).join(' · ');
     },
   );

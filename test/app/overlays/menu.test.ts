@@ -34,6 +34,13 @@ describe('menus', () => {
     expect(tabsMenu(tabs, 'gone').index).toBe(0);
   });
 
+  it('starts the overflow menu on the tab its chip points to, still marking the viewed one', () => {
+    const m = tabsMenu(tabs, 'c', 'b');
+    expect(m.index).toBe(1);
+    expect(m.items.filter((i) => i.marked).map((i) => i.id)).toEqual(['c']);
+    expect(run(m, [key('enter')]).action).toEqual({ kind: 'select', id: 'b' });
+  });
+
   it('moves with the arrows (wrapping), Ctrl+P/N, Home and End', () => {
     const m = tabsMenu(tabs, 'a');
     expect(run(m, [key('up')]).state.index).toBe(3);

@@ -11,6 +11,7 @@ import {
   itemAt,
   MENU_MAX_COLUMNS,
   menuRowText,
+  overlayLeft,
   overlaySize,
   PICKER_MAX_COLUMNS,
   pickerColumns,
@@ -69,6 +70,22 @@ describe('overlay sizes', () => {
         }
       }
     }
+  });
+});
+
+describe('overlay placement', () => {
+  it('opens a menu at the chip it came from, moved left only as far as it must to fit', () => {
+    const menu: Overlay = { kind: 'menu', state: chipMenu(), at: 37 };
+    const { w } = overlaySize(menu, 120, 39);
+    expect(overlayLeft(menu, w, 120)).toBe(37);
+    expect(overlayLeft({ ...menu, at: 0 }, w, 120)).toBe(0);
+    expect(overlayLeft({ ...menu, at: 118 }, w, 120)).toBe(120 - w);
+    expect(overlayLeft({ ...menu, at: 5 }, 200, 120)).toBe(0);
+  });
+
+  it('centres a menu with no chip, and every other overlay', () => {
+    expect(overlayLeft({ kind: 'menu', state: chipMenu() }, 12, 120)).toBe(54);
+    expect(overlayLeft({ kind: 'prompt', state: OPEN_PROMPT }, 100, 120)).toBe(10);
   });
 });
 
