@@ -99,6 +99,7 @@ export class Holder {
       starting: () => this.child.lifecycle === 'starting',
       closing: () => this.child.terminating,
       typed: () => this.frames.expediteNext(),
+      interruptTyped: (key) => this.child.interruptTyped(key),
       readKeys: (presses) => this.agent.readKeys(presses),
       admitted: (presses, phases, bracketedPaste) => this.offer.admitted(presses, phases, bracketedPaste),
     });
