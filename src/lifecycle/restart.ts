@@ -48,7 +48,7 @@ function interruptOf(exit: ChildExit): InterruptKey | null {
 }
 
 /** Status 0 and no signal: the program finished. */
-export function isCleanExit(exit: ChildExit): boolean {
+function isCleanExit(exit: ChildExit): boolean {
   return exit.code === 0 && !exit.signal;
 }
 
