@@ -29,7 +29,7 @@ export const LOG_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
 export const LOG_FIELDS = [
   'code', 'name', 'reason', 'op', 'tab', 'holderPid', 'childPid', 'epoch', 'maxEpoch', 'attempt', 'graceMs',
   'silentMs', 'signal', 'tabs', 'resumed', 'count', 'ms', 'limitMs', 'exitCode', 'incarnation', 'kind',
-  'state', 'lifecycle', 'bytes', 'dropped', 'childInc',
+  'state', 'lifecycle', 'bytes', 'dropped', 'childInc', 'crash',
 ] as const;
 export type LogField = (typeof LOG_FIELDS)[number];
 /** The fields every entry has; a caller's fields never override them. */

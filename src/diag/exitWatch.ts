@@ -2,8 +2,9 @@
 // path needs no hook inside the holder's or the server's state machine: a pure reducer over log
 // entries says when an entry means "a process ended that nobody asked to end".
 //   holder: child-exited after child-started, with no terminate or child-restart between
-//           (terminate and child-restart are a1 asking the child to end) → child-exit, unless
-//           it exited with status 0: a program that finished is no crash (SPEC §15);
+//           (terminate and child-restart are a1 asking the child to end) → child-exit, when the
+//           holder judged it a crash (`crash`): a program that finished, a plain tab's program
+//           however it ended, an agent its person interrupted are none (SPEC §15);
 //   server: holder-timeout (the server ends a holder that missed its heartbeats) → holder-timeout;
 //           holder-died (logged only for a holder no close, sleep or stop retired) → holder-exit,
 //           unless it is the death of a holder just ended for a timeout (already recorded).
@@ -35,7 +36,7 @@ export function watchExits(state: ExitWatchState, entry: LogEntry): { state: Exi
     case 'child-exited':
       return {
         state,
-        due: state.requested || cleanExit(entry) ? null : { reason: 'child-exit', detail: { exitCode: entry.code, signal: entry.signal, childPid: entry.childPid, childInc: entry.childInc } },
+        due: state.requested || entry.crash !== true ? null : { reason: 'child-exit', detail: { exitCode: entry.code, signal: entry.signal, childPid: entry.childPid, childInc: entry.childInc } },
       };
     case 'holder-died': {
       const tab = String(entry.tab);
@@ -50,9 +51,4 @@ export function watchExits(state: ExitWatchState, entry: LogEntry): { state: Exi
     default:
       return { state, due: null };
   }
-}
-
-/** Status 0 and no signal (node-pty reports 0 for none): the program finished on its own. */
-function cleanExit(entry: LogEntry): boolean {
-  return entry.code === 0 && !entry.signal;
 }

@@ -51,6 +51,16 @@ export class AgentStatus {
     return this.status.viewed;
   }
 
+  /** An agent runs here: the tab has an agent kind, or its child reported over the bridge. */
+  get isAgent(): boolean {
+    return this.agent !== null;
+  }
+
+  /** The agent's turn runs (mid-turn, as reports and keys tell it). */
+  get working(): boolean {
+    return this.phase() === 'working';
+  }
+
   get bridgeDown(): boolean {
     return this.status.bridgeDown;
   }

@@ -4,6 +4,7 @@
 // refused whole, with the typist told, when it cannot be delivered.
 import { encodeInput, isBinaryInput } from '../input/encode.js';
 import { isChildOnly } from '../input/kittyKeys.js';
+import { interruptKeyIn, type InterruptKey } from '../lifecycle/restart.js';
 import type { InputEvent } from '../input/events.js';
 import type { Logger } from '../log.js';
 import { InputGate, type Admission, type InputBatch, type InputPart } from './inputGate.js';
@@ -48,6 +49,9 @@ export interface InputHost<Phases> {
   outputAt(): number;
   /** Admitted input: the next frame goes out at once. */
   typed(): void;
+  /** The controller typed a key its terminal turns into an interrupt signal (as sent: a control
+   * byte or a kitty key); told before readKeys, so the agent's turn is still the one it hit. */
+  interruptTyped(key: InterruptKey): void;
   /** What the presses tell about the agent's turn, read before they are admitted. */
   readKeys(presses: InputEvent[]): Phases;
   /** The presses were admitted (written or held). */
@@ -202,12 +206,15 @@ export class ClientInput<Phases> {
     // A key's release (and a modifier key alone) reaches a child that asked for it, but types
     // nothing: the agent's status and the pending prompt follow presses only.
     const presses = events.filter((ev) => !isChildOnly(ev));
-    const phases = this.host.readKeys(presses);
     const parts: InputPart[] = [];
+    const interrupts = new Set<InterruptKey>();
     let text = '';
     let bytes = 0;
     for (const ev of events) {
       const encoded = encodeInput(ev, modes);
+      // A paste's bytes are text, not keys (a program reading them raw acts on none).
+      const interrupt = ev.k === 'paste' ? null : interruptKeyIn(encoded);
+      if (interrupt) interrupts.add(interrupt);
       if (isBinaryInput(ev, modes)) {
         // Default-encoded mouse reports are single bytes above 0x7f, not UTF-8.
         if (text) parts.push({ binary: false, data: text });
@@ -220,6 +227,8 @@ export class ClientInput<Phases> {
       }
     }
     if (text) parts.push({ binary: false, data: text });
+    for (const key of interrupts) this.host.interruptTyped(key);
+    const phases = this.host.readKeys(presses);
     const verdict = this.admit({ parts, bytes, paste: events.some((ev) => ev.k === 'paste'), owner: client });
     if (verdict === 'refused') return;
     this.host.admitted(presses, phases, modes.bracketedPaste);

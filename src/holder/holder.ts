@@ -101,6 +101,7 @@ export class Holder {
       closing: () => this.child.terminating,
       outputAt: () => this.child.outputAt,
       typed: () => this.frames.expediteNext(),
+      interruptTyped: (key) => this.child.interruptTyped(key),
       readKeys: (presses) => this.agent.readKeys(presses),
       admitted: (presses, phases, bracketedPaste) => this.offer.admitted(presses, phases, bracketedPaste),
     });

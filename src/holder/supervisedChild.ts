@@ -8,7 +8,7 @@ import type { DataToClient, HolderState } from '../protocol/messages.js';
 import { planRetirement, sessionMembers } from '../lifecycle/retirement.js';
 import { executeTermination, killWithoutGrace, type TerminateIO } from '../lifecycle/terminate.js';
 import { snapshotProcesses } from '../lifecycle/processSnapshot.js';
-import { isCrash, type ChildExit } from '../lifecycle/restart.js';
+import { isCrash, type ChildExit, type InterruptKey } from '../lifecycle/restart.js';
 import { parseResumeAuthority, resumeArgvAt, type ResumeAuthority } from '../lifecycle/records.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
@@ -49,6 +49,9 @@ export class SupervisedChild {
   /** Lifecycle, crashes, restarts and the close, as supervisor.ts decides them. */
   private sup: SupervisorState = INITIAL_SUPERVISOR;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** When the controller last typed each interrupt key to this child outside the agent's turn
+   * (Date.now()): the exit policy's facts for a death by that key's signal. */
+  private interruptKeyAt: Partial<Record<InterruptKey, number>> = {};
   private resume: ResumeAuthority | null;
   /** Test-only (A1_TEST_HOLDER_CLOCK_SKEW_MS in the tab's environment): the clock a restart
    * validates its record with runs this far ahead, as after a server outage that long. */
@@ -135,6 +138,7 @@ export class SupervisedChild {
     if (resumeArgv && this.resume) this.agent.resumed(this.resume.record.sessionId);
     const argv = resumeArgv ?? this.init.command;
     const childInc = (this.childInc = newIncarnation());
+    this.interruptKeyAt = {};
     const { cwd, env, umask, tabId, bridgeSocketPath } = this.init;
     const spec = { argv, cwd, env, umask, tabId, bridgeSocketPath, bridgeKey: this.host.bridgeKey, childInc, cols: this.model.cols, rows: this.model.rows, shimDir: this.init.shimDir };
     let child: ChildProcess;
@@ -215,15 +219,17 @@ export class SupervisedChild {
     // Keys still waiting for this child wait on for the next one, or are refused.
     this.input.cancelStartingWait();
     this.exit = exit;
+    // Read while the lifecycle still says running: the agent's turn is the one the exit ended.
+    const crash = isCrash(exit, { agent: this.agent.isAgent, working: this.agent.working, interruptKeyAt: this.interruptKeyAt, now: Date.now() });
     // Its pid and incarnation tell two crashes in a row apart (their crash records carry them).
-    this.log.info('child-exited', { code: exit.code, signal: exit.signal, childPid: child.pid, childInc: this.childInc });
+    this.log.info('child-exited', { code: exit.code, signal: exit.signal, childPid: child.pid, childInc: this.childInc, crash });
     // A crash or a forced restart of an agent child carries the prompt that had no settled reply
     // to the next incarnation; a clean exit, a close, or a shell tab's child forgets it.
-    const died = !terminating && (this.sup.forcedRestart || isCrash(exit));
+    const died = !terminating && (this.sup.forcedRestart || crash);
     this.offer.childDied(died && (this.init.agentKind !== null || this.resume !== null));
     // Every death keeps its last screen (SPEC §7), a restarted one too: the restart clears the model.
     if (!terminating) this.saveRecovery();
-    this.supervise({ k: 'exited', exit, now: Date.now() });
+    this.supervise({ k: 'exited', crash, now: Date.now() });
   }
 
   private supervise(event: SupervisorEvent): void {
@@ -286,6 +292,13 @@ export class SupervisedChild {
     } catch (err) {
       this.log.warn('recovery-write-failed', { code: errorCode(err) });
     }
+  }
+
+  /** The controller typed an interrupt key: a death by its signal soon after is the person's doing,
+   * unless the agent's turn ran when they typed it (then it is a death mid-turn). */
+  interruptTyped(key: InterruptKey): void {
+    if (this.agent.working) delete this.interruptKeyAt[key];
+    else this.interruptKeyAt[key] = Date.now();
   }
 
   /** `r` (resume when possible) or `f` (fresh) on an exited or failed tab; with `force`, a

@@ -1,7 +1,7 @@
 // The holder's supervision of its child (SPEC §10, §15 "Exit, crash, restart"): what an exit, a
 // restart request, a heartbeat silence or a close does to the tab's lifecycle. Pure: the holder
 // feeds events with the clock's reading and carries out the effects it gets back.
-import { decideAfterExit, isCrash, type ChildExit } from '../lifecycle/restart.js';
+import { decideAfterExit } from '../lifecycle/restart.js';
 import type { HolderState } from '../protocol/messages.js';
 
 export type Lifecycle = HolderState['lifecycle'];
@@ -29,7 +29,8 @@ export const INITIAL_SUPERVISOR: SupervisorState = {
 export type SupervisorEvent =
   | { k: 'started' }
   | { k: 'spawnFailed' }
-  | { k: 'exited'; exit: ChildExit; now: number }
+  /** `crash` as the exit policy judged it (src/lifecycle/restart.ts isCrash). */
+  | { k: 'exited'; crash: boolean; now: number }
   /** The backoff after a crash has passed. */
   | { k: 'restartDue' }
   /** `r` (resume when possible) or `f` (fresh); with `force`, a running child is ended and resumed. */
@@ -65,7 +66,7 @@ export function reduceSupervisor(s: SupervisorState, ev: SupervisorEvent): Super
     case 'spawnFailed':
       return { state: { ...s, lifecycle: 'failed' }, effects: [] };
     case 'exited':
-      return onExit(s, ev.exit, ev.now);
+      return onExit(s, ev.crash, ev.now);
     case 'restartDue':
       // A close clears restartWaiting: a timer that fires after it starts nothing.
       if (!s.restartWaiting) return { state: s, effects: [] };
@@ -90,9 +91,10 @@ export function reduceSupervisor(s: SupervisorState, ev: SupervisorEvent): Super
   }
 }
 
-/** A clean exit stays exited, a crash restarts with backoff, the third crash in the window fails
- * the tab; a child killed on purpose starts again at once, and a closing tab's child just ends. */
-function onExit(s: SupervisorState, exit: ChildExit, now: number): Supervised {
+/** An exit that is no crash stays exited, a crash restarts with backoff, the third crash in the
+ * window fails the tab; a child killed on purpose starts again at once, and a closing tab's child
+ * just ends. */
+function onExit(s: SupervisorState, crash: boolean, now: number): Supervised {
   if (s.forcedRestart && !s.terminating) {
     // Killed on purpose to start again: not a crash, and no backoff.
     return {
@@ -103,7 +105,7 @@ function onExit(s: SupervisorState, exit: ChildExit, now: number): Supervised {
       ],
     };
   }
-  const decision = s.terminating ? ({ action: 'exited' } as const) : decideAfterExit(exit, s.crashTimes, now);
+  const decision = decideAfterExit(crash && !s.terminating, s.crashTimes, now);
   if (decision.action === 'restart') {
     return {
       state: { ...s, lifecycle: 'starting', crashTimes: decision.crashTimes, restartWaiting: true },
@@ -118,7 +120,7 @@ function onExit(s: SupervisorState, exit: ChildExit, now: number): Supervised {
   return {
     state: { ...s, lifecycle: failed ? 'failed' : 'exited', crashTimes: failed ? decision.crashTimes : s.crashTimes },
     effects: [
-      { k: 'process', what: failed ? 'failed' : isCrash(exit) ? 'crashed' : 'exited', announce: false },
+      { k: 'process', what: failed ? 'failed' : 'exited', announce: false },
       { k: 'refuseStartingInput' },
       { k: 'show' },
     ],

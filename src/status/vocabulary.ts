@@ -19,8 +19,8 @@ export const TAB_STATES = {
   starting: { word: 'starting', glyph: still('starting'), meaning: 'its program is starting' },
   running: { word: 'running', glyph: '', meaning: 'its program runs (the agent glyph says what it does)' },
   asleep: { word: 'asleep', glyph: still('suspended'), meaning: 'checkpointed and stopped (`/sleep`, idle); viewing it or a key resumes its session' },
-  exited: { word: 'exited', glyph: '', meaning: 'its program ended with status 0; `r` starts it again' },
-  failed: { word: 'failed', glyph: still('error'), meaning: 'its program crashed three times in ten minutes, or could not start' },
+  exited: { word: 'exited', glyph: '', meaning: 'its program ended and stays as it ended: a command, however it ended, or an agent with status 0 or by its interrupt key; `r` runs it again' },
+  failed: { word: 'failed', glyph: still('error'), meaning: 'its agent crashed three times in ten minutes, or its program could not start' },
 } as const satisfies Record<string, StateWord>;
 export type TabStateWord = keyof typeof TAB_STATES;
 

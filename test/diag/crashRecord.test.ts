@@ -107,16 +107,18 @@ describe('crash records', () => {
     expect(listCrashRecords(path.join(dir, 'missing'))).toEqual([]);
   });
 
-  it('are written for unrequested exits the process logs, never for an exit 0', () => {
+  it('are written for unrequested exits the holder judged crashes, never for an exit 0 or a plain tab\'s program', () => {
     const ctx = context();
     const off = recordUnrequestedExits(ctx);
     ctx.log.info('child-started', { childPid: 1 });
-    ctx.log.info('child-exited', { code: 0, signal: null });
+    ctx.log.info('child-exited', { code: 0, signal: null, crash: false });
+    ctx.log.info('child-started', { childPid: 4 });
+    ctx.log.info('child-exited', { code: 1, signal: null, crash: false });
     ctx.log.info('child-started', { childPid: 3 });
-    ctx.log.info('child-exited', { code: 3, signal: null });
+    ctx.log.info('child-exited', { code: 3, signal: null, crash: true });
     ctx.log.info('child-started', { childPid: 2 });
     ctx.log.info('terminate', { graceMs: 100 });
-    ctx.log.info('child-exited', { code: null, signal: 1 });
+    ctx.log.info('child-exited', { code: null, signal: 1, crash: true });
     off();
     const list = listCrashRecords(ctx.crashDir);
     expect(list.map((r) => [r.reason, r.detail])).toEqual([['child-exit', { exitCode: 3, signal: null }]]);

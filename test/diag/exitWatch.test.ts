@@ -4,7 +4,7 @@ import { describe, it, expect } from 'vitest';
 import { INITIAL_EXIT_WATCH, watchExits, type ExitWatchState } from '../../src/diag/exitWatch.js';
 import type { LogEntry } from '../../src/log.js';
 
-function run(events: Array<[string, Record<string, string | number | null>?]>): Array<string | null> {
+function run(events: Array<[string, Record<string, string | number | boolean | null>?]>): Array<string | null> {
   let state: ExitWatchState = INITIAL_EXIT_WATCH;
   return events.map(([event, fields]) => {
     const entry = { at: '', pid: 1, level: 'info', role: 'r', event, ...fields } as LogEntry;
@@ -19,9 +19,9 @@ describe('watchExits', () => {
     expect(
       run([
         ['child-started'],
-        ['child-exited', { code: null, signal: 9, childPid: 10, childInc: 'c1' }],
+        ['child-exited', { code: null, signal: 9, childPid: 10, childInc: 'c1', crash: true }],
         ['child-started'],
-        ['child-exited', { code: null, signal: 9, childPid: 11, childInc: 'c2' }],
+        ['child-exited', { code: null, signal: 9, childPid: 11, childInc: 'c2', crash: true }],
       ]),
     ).toEqual([
       null,
@@ -31,18 +31,18 @@ describe('watchExits', () => {
     ]);
   });
 
-  it('records a child exit only when a1 did not ask for it and it was not a clean exit 0', () => {
+  it('records a child exit only when a1 did not ask for it and the holder judged it a crash', () => {
     expect(
       run([
         ['child-started'],
-        ['child-exited', { code: 1, signal: null }],
+        ['child-exited', { code: 1, signal: null, crash: true }],
         ['child-started'],
         ['child-restart', { reason: 'unresponsive' }],
-        ['child-exited', { code: null, signal: 9 }],
+        ['child-exited', { code: null, signal: 9, crash: true }],
         ['child-started'],
-        ['child-exited', { code: 0, signal: null }],
+        ['child-exited', { code: 0, signal: null, crash: false }],
         ['terminate'],
-        ['child-exited', { code: null, signal: 1 }],
+        ['child-exited', { code: null, signal: 1, crash: true }],
       ]),
     ).toEqual([
       null,
@@ -59,7 +59,18 @@ describe('watchExits', () => {
   });
 
   it('records an exit 0 that came with a signal: the child was killed', () => {
-    expect(run([['child-started'], ['child-exited', { code: 0, signal: 15 }]])).toEqual([null, 'child-exit:{"exitCode":0,"signal":15}']);
+    expect(run([['child-started'], ['child-exited', { code: 0, signal: 15, crash: true }]])).toEqual([null, 'child-exit:{"exitCode":0,"signal":15}']);
+  });
+
+  it('records no exit the holder judged no crash (issue 28): a plain tab\'s program, an interrupted agent', () => {
+    expect(
+      run([
+        ['child-started'],
+        ['child-exited', { code: 3, signal: null, crash: false }],
+        ['child-started'],
+        ['child-exited', { code: null, signal: 2, crash: false }],
+      ]),
+    ).toEqual([null, null, null, null]);
   });
 
   it('records a lost holder, and a timed-out one once', () => {

@@ -166,7 +166,8 @@ describe('flow control', () => {
   it('a child that ends with admitted input unread: "delivery uncertain" is shown and nothing is sent again', async () => {
     t = e2e();
     fs.writeFileSync(homePath('once.mjs'), ONCE_READER);
-    const made = await t.run('new', '--name', 'once', '--', process.execPath, homePath('once.mjs'), homePath('got'));
+    // An agent tab: only an agent is restarted after it crashes (issue 28).
+    const made = await t.run('new', '--agent', 'generic', '--name', 'once', '--', process.execPath, homePath('once.mjs'), homePath('got'));
     expect(made.code, made.stderr).toBe(0);
     const a1 = t.attach();
     await a1.waitForText('ONCE-UP 1');

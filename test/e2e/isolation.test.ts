@@ -165,7 +165,8 @@ describe('one tab fails while another streams and is typed into', () => {
       // The holder's test-only fault: SIGUSR2 makes it throw, uncaught (src/diag/testFaults.ts).
       if (failure === 'holder') Object.assign(t.env, { A1_TEST_FAULT_SIGUSR2: 'holder=crash' });
       const live = await streamerTab('live');
-      const made = await t.run('new', '--name', 'victim');
+      // An agent tab: only an agent is restarted after its program crashes (issue 28).
+      const made = await t.run('new', '--agent', 'generic', '--name', 'victim');
       expect(made.code, made.stderr).toBe(0);
       const victimId = made.stdout.trim();
       const a1 = t.attach();

@@ -94,7 +94,8 @@ describe('resize is desired state', () => {
     const sizes = path.join(t.home.dir, 'start-sizes');
     t.env.START_SIZES = sizes;
     // A non-interactive bash drops PS1, so the shell it becomes is given it again.
-    const made = await t.run('new', '--name', 'sized', '--', '/bin/bash', '-c', `stty size >> "$START_SIZES"; PS1='${PROMPT}' exec /bin/bash --norc --noprofile`);
+    // An agent tab: only an agent is restarted after it crashes (issue 28).
+    const made = await t.run('new', '--agent', 'generic', '--name', 'sized', '--', '/bin/bash', '-c', `stty size >> "$START_SIZES"; PS1='${PROMPT}' exec /bin/bash --norc --noprofile`);
     expect(made.code, made.stderr).toBe(0);
     const id = made.stdout.trim();
     const a1 = t.attach();

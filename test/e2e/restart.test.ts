@@ -175,6 +175,9 @@ describe('child restart', () => {
 
   it("a crashed child restarts at the view's size into a clean screen, and its last screen is kept", async () => {
     t = e2e();
+    // An agent tab: only an agent is restarted after it crashes (issue 28).
+    const made = await t.run('new', '--agent', 'generic', '--', '/bin/bash', '--norc', '--noprofile');
+    expect(made.code, made.stderr).toBe(0);
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
     const id = (await waitForListing(t, ['agent'])).tabs[0].id;

@@ -52,6 +52,9 @@ describe('planted secrets', () => {
       A1_TEST_FAULT_TEXT: `exception text ${secret}`,
       A1_TEST_WATCHDOG_HARD_MS: String(WATCHDOG_HARD_MS),
     });
+    // An agent tab: only an agent's exit is a crash, with a crash record (issue 28).
+    const made = await t.run('new', '--agent', 'generic');
+    expect(made.code, made.stderr).toBe(0);
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
     // To stderr, to the terminal, and as a typed line the shell runs (a "prompt").

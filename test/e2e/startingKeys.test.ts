@@ -46,7 +46,8 @@ async function crashedRecorderTab(config: object = {}): Promise<PtyDriver> {
   t = e2e(config);
   t.env.A1_TEST_RESTART_DELAY_MS = String(RESTART_DELAY_MS);
   fs.writeFileSync(homePath('recorder.mjs'), RECORDER);
-  const made = await t.run('new', '--', process.execPath, homePath('recorder.mjs'), homePath('got'));
+  // An agent tab: only an agent is restarted after it crashes (issue 28).
+  const made = await t.run('new', '--agent', 'generic', '--', process.execPath, homePath('recorder.mjs'), homePath('got'));
   expect(made.code, made.stderr).toBe(0);
   const id = made.stdout.trim();
   const a1 = t.attach();

@@ -53,9 +53,10 @@ describe('one word per state', () => {
 });
 
 describe('a1 tabs host status', () => {
-  it("counts a program's own non-zero exits as program restarts, never as a1's crashes, with one figure per counter", async () => {
+  it("counts an agent's own non-zero exits as program restarts, never as a1's crashes, with one figure per counter", async () => {
     t = e2e();
-    const id = (await t.run('new', '--name', 'falls', '--', '/bin/sh', '-c', 'exit 1')).stdout.trim();
+    // An agent tab: only an agent's exit is a crash (issue 28).
+    const id = (await t.run('new', '--agent', 'generic', '--name', 'falls', '--', '/bin/sh', '-c', 'exit 1')).stdout.trim();
     await waitFor(async () => listedTab(await listing(t), id).status === 'failed', { what: 'the tab failed after three exits' });
     const r = await t.run('tabs', 'host', 'status', '--json');
     expect(r.code, r.stderr).toBe(0);

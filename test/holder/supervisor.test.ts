@@ -5,12 +5,16 @@ import { CRASH_WINDOW_MS, RESTART_BACKOFF_STEP_MS } from '../../src/lifecycle/re
 // A fake clock: every event carries the time it happens at, so a case reads as a timeline.
 const T0 = 1_000_000;
 const RESTART_AFTER_MS = 30_000;
-const clean = { code: 0, signal: null };
-const crash = { code: 1, signal: null };
-const killed = { code: null, signal: 9 };
+// The exit policy's verdicts (src/lifecycle/restart.ts isCrash): the supervisor acts on them.
+/** An exit that is no crash: exit 0, any end of a plain tab's program, an agent's person's key. */
+const clean = false;
+/** An agent's exit with a non-zero status. */
+const crash = true;
+/** An agent killed by a signal from elsewhere. */
+const killed = true;
 
 const started: SupervisorEvent = { k: 'started' };
-const exited = (exit: { code: number | null; signal: number | null }, at: number): SupervisorEvent => ({ k: 'exited', exit, now: at });
+const exited = (isCrash: boolean, at: number): SupervisorEvent => ({ k: 'exited', crash: isCrash, now: at });
 const due: SupervisorEvent = { k: 'restartDue' };
 const request = (fresh: boolean, childRunning: boolean, force = false): SupervisorEvent => ({ k: 'restartRequested', fresh, force, childRunning });
 const tick = (heartbeatSilenceMs: number | null, childRunning = true): SupervisorEvent => ({ k: 'tick', heartbeatSilenceMs, restartAfterMs: RESTART_AFTER_MS, childRunning });
@@ -101,13 +105,19 @@ describe('reduceSupervisor', () => {
       'a crash while the tab closes is no restart',
       [started, terminate, exited(crash, T0)],
       'exited',
-      [{ k: 'process', what: 'crashed', announce: false }, { k: 'refuseStartingInput' }, { k: 'show' }],
+      [{ k: 'process', what: 'exited', announce: false }, { k: 'refuseStartingInput' }, { k: 'show' }],
     ],
     [
       'a child killed for a restart while the tab closes just ends',
       [started, request(false, true, true), terminate, exited(killed, T0)],
       'exited',
-      [{ k: 'process', what: 'crashed', announce: false }, { k: 'refuseStartingInput' }, { k: 'show' }],
+      [{ k: 'process', what: 'exited', announce: false }, { k: 'refuseStartingInput' }, { k: 'show' }],
+    ],
+    [
+      'exits that are no crash, however many, never restart and never fail the tab',
+      [started, exited(clean, T0), request(false, false), started, exited(clean, T0 + 1), request(false, false), started, exited(clean, T0 + 2)],
+      'exited',
+      [{ k: 'process', what: 'exited', announce: false }, { k: 'refuseStartingInput' }, { k: 'show' }],
     ],
     ['nothing restarts once the tab closes', [started, exited(clean, T0), terminate, request(false, false)], 'exited', []],
     ['no forced restart once the tab closes', [started, terminate, request(false, true, true), tick(RESTART_AFTER_MS)], 'running', []],

@@ -4,27 +4,85 @@ import {
   CRASH_WINDOW_MS,
   CRASHES_TO_FAIL,
   decideAfterExit,
+  INTERRUPT_KEY_WINDOW_MS,
+  interruptKeyIn,
   isCrash,
   type AfterExit,
-  type ChildExit,
+  type ExitFacts,
+  type InterruptKey,
 } from '../../src/lifecycle/restart.js';
 
-const CRASH: ChildExit = { code: 1, signal: null };
+/** The policy's verdict for an exit that is a crash (decideAfterExit takes isCrash's answer). */
+const CRASH = true;
+const NOW = 100_000;
+/** An agent that was idle, with no interrupt key typed. */
+const AGENT: ExitFacts = { agent: true, working: false, interruptKeyAt: {}, now: NOW };
+const PLAIN: ExitFacts = { ...AGENT, agent: false };
+const typed = (key: InterruptKey, agoMs: number): ExitFacts => ({ ...AGENT, interruptKeyAt: { [key]: NOW - agoMs } });
 
-describe('isCrash', () => {
-  it('treats exit 0 without a signal as clean and anything else as a crash', () => {
-    expect(isCrash({ code: 0, signal: null })).toBe(false);
-    expect(isCrash({ code: 0, signal: 0 })).toBe(false);
-    expect(isCrash({ code: 1, signal: null })).toBe(true);
-    expect(isCrash({ code: null, signal: 9 })).toBe(true);
-    expect(isCrash({ code: 0, signal: 15 })).toBe(true);
-    expect(isCrash({ code: null, signal: null })).toBe(true);
+describe('isCrash (issue 28: the restart budget is for agents)', () => {
+  it('never calls a plain tab (a shell or a command) crashed, however its program ended', () => {
+    for (const exit of [{ code: 0, signal: null }, { code: 1, signal: null }, { code: 130, signal: null }, { code: null, signal: 2 }, { code: null, signal: 9 }, { code: null, signal: null }]) {
+      expect(isCrash(exit, PLAIN), JSON.stringify(exit)).toBe(false);
+      expect(isCrash(exit, { ...PLAIN, working: true }), JSON.stringify(exit)).toBe(false);
+    }
+  });
+
+  it("treats an agent's exit 0 (node-pty's signal 0 is none) as clean and any other exit or signal as a crash", () => {
+    expect(isCrash({ code: 0, signal: null }, AGENT)).toBe(false);
+    expect(isCrash({ code: 0, signal: 0 }, AGENT)).toBe(false);
+    expect(isCrash({ code: 1, signal: null }, AGENT)).toBe(true);
+    expect(isCrash({ code: null, signal: 9 }, AGENT)).toBe(true);
+    expect(isCrash({ code: 0, signal: 15 }, AGENT)).toBe(true);
+    expect(isCrash({ code: null, signal: null }, AGENT)).toBe(true);
+    // SIGINT with no key typed came from elsewhere.
+    expect(isCrash({ code: null, signal: 2 }, AGENT)).toBe(true);
+  });
+
+  it("is no crash when an idle agent dies of the signal its person's key sent, shortly after", () => {
+    expect(isCrash({ code: null, signal: 2 }, typed('ctrl+c', 100))).toBe(false);
+    expect(isCrash({ code: 130, signal: null }, typed('ctrl+c', 100))).toBe(false);
+    expect(isCrash({ code: null, signal: 3 }, typed('ctrl+\\', 100))).toBe(false);
+    expect(isCrash({ code: 131, signal: 0 }, typed('ctrl+\\', INTERRUPT_KEY_WINDOW_MS))).toBe(false);
+  });
+
+  it('is a crash when the key was another, long ago, or the agent was working', () => {
+    expect(isCrash({ code: null, signal: 2 }, typed('ctrl+\\', 100))).toBe(true);
+    expect(isCrash({ code: null, signal: 3 }, typed('ctrl+c', 100))).toBe(true);
+    expect(isCrash({ code: null, signal: 2 }, typed('ctrl+c', INTERRUPT_KEY_WINDOW_MS + 1))).toBe(true);
+    expect(isCrash({ code: null, signal: 2 }, { ...typed('ctrl+c', 100), working: true })).toBe(true);
+    // A key does not excuse a death by another signal or status.
+    expect(isCrash({ code: null, signal: 9 }, typed('ctrl+c', 100))).toBe(true);
+    expect(isCrash({ code: 1, signal: null }, typed('ctrl+c', 100))).toBe(true);
+  });
+});
+
+describe('interruptKeyIn', () => {
+  it.each([
+    ['\x03', 'ctrl+c'],
+    ['ab\x03', 'ctrl+c'],
+    ['\x1c', 'ctrl+\\'],
+    ['\x1b[99;5u', 'ctrl+c'],
+    ['\x1b[99;5:1u', 'ctrl+c'],
+    ['\x1b[99;5:2u', 'ctrl+c'],
+    // Caps Lock on (64) is still Ctrl+C.
+    ['\x1b[99;69u', 'ctrl+c'],
+    ['\x1b[99:67;5u', 'ctrl+c'],
+    ['\x1b[92;5u', 'ctrl+\\'],
+    ['\x1b[99;5:3u', null],
+    ['\x1b[99;7u', null],
+    ['\x1b[99u', null],
+    ['\x1b[100;5u', null],
+    ['c', null],
+    ['\r', null],
+  ] as const)('%j is %s', (bytes, key) => {
+    expect(interruptKeyIn(bytes)).toBe(key);
   });
 });
 
 describe('decideAfterExit', () => {
-  it('never restarts a clean exit', () => {
-    expect(decideAfterExit({ code: 0, signal: null }, [1, 2], 3)).toEqual({ action: 'exited' });
+  it('never restarts an exit that is no crash', () => {
+    expect(decideAfterExit(false, [1, 2], 3)).toEqual({ action: 'exited' });
   });
 
   it('restarts with 0 s then 1 s backoff and fails on the third crash in the window', () => {
@@ -43,7 +101,7 @@ describe('decideAfterExit', () => {
       delayMs: 1_000,
       crashTimes: [5_001, now],
     });
-    expect(decideAfterExit({ code: null, signal: 11 }, [0, 1], now)).toEqual({ action: 'restart', delayMs: 0, crashTimes: [now] });
+    expect(decideAfterExit(CRASH, [0, 1], now)).toEqual({ action: 'restart', delayMs: 0, crashTimes: [now] });
   });
 
   /** Crash gaps (ms after the child was restarted); runs until the policy fails the tab. */

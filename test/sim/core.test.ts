@@ -38,6 +38,8 @@ function served(): CoreState {
 const req = (clientId: string, reqId: number, r: Extract<CoreEvent, { t: 'request' }>['req']): CoreEvent => ({ t: 'request', clientId, reqId, req: r });
 const replies = (fx: Effect[]) => fx.filter((f) => f.t === 'reply').map((f) => (f as Extract<Effect, { t: 'reply' }>).reply);
 const report = (lifecycle: Lifecycle, sessionId: string | null = null): HolderReport => ({ lifecycle, sessionId, agentKind: null, child: null, exit: null, glyph: null });
+/** A command tab's command: it is not a shell. */
+const NPM_TEST = ['/bin/sh', '-c', 'npm test'];
 const spawns = (fx: Effect[]) => fx.filter((f): f is Extract<Effect, { t: 'spawnHolder' }> => f.t === 'spawnHolder');
 
 /** The holder of `inc` comes up as pid `pid`: its spawn completes and it is verified, running. */
@@ -58,9 +60,10 @@ function spawnCompletingAfter(end: 'close' | 'sleep') {
 }
 
 /** A served core with one running tab whose holder is bound. */
-function withRunningTab(sessionId: string | null = null) {
+/** A running tab; with `command`, a command tab (`a1 new -- CMD`), else a shell tab. */
+function withRunningTab(sessionId: string | null = null, command: string[] | null = null) {
   let s = served();
-  const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId }));
+  const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId, ...(command ? { spec: { ...DEFAULT_TAB_SPEC, command } } : {}) }));
   s = created.state;
   const tabId = (replies(created.effects)[0] as { tabId: string }).tabId;
   const [spawn] = spawns(created.effects);
@@ -346,7 +349,7 @@ describe('sleep and wake', () => {
 
 describe('restart', () => {
   it('restarts an exited child in its holder, a running one only when forced', () => {
-    const { s, tabId, inc } = withRunningTab();
+    const { s, tabId, inc } = withRunningTab(null, NPM_TEST);
     const exited = drive(s, { t: 'holderState', tabId, inc, report: report('exited', null) }).state;
     const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }));
     expect(r.effects).toContainEqual({ t: 'sendToHolder', epoch: 5, tabId, inc, cmd: { t: 'restartChild', fresh: true, force: false } });
@@ -359,7 +362,7 @@ describe('restart', () => {
 
   it('f abandons the agent session: the tab holds none, its records go, then the holder restarts fresh; no report of it brings it back', () => {
     const { s, tabId, inc } = withRunningTab('sess1');
-    const exited = drive(s, { t: 'holderState', tabId, inc, report: report('exited', 'sess1') }).state;
+    const exited = drive(s, { t: 'holderState', tabId, inc, report: { ...report('exited', 'sess1'), agent: true } }).state;
     expect(exited.tabs[tabId].sessionId).toBe('sess1');
     const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }));
     expect(r.commits).toEqual([{ t: 'update', id: tabId, patch: { sessionId: null } }]);
@@ -382,7 +385,7 @@ describe('restart', () => {
 
   it('acknowledges no f whose commit failed, and tells the holder nothing', () => {
     const { s, tabId, inc } = withRunningTab('sess1');
-    const exited = drive(s, { t: 'holderState', tabId, inc, report: report('exited', 'sess1') }).state;
+    const exited = drive(s, { t: 'holderState', tabId, inc, report: { ...report('exited', 'sess1'), agent: true } }).state;
     const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }), () => 'failed');
     expect(replies(r.effects)).toEqual([{ ok: false, code: 'write-failed' }]);
     expect(r.effects.some((f) => f.t === 'sendToHolder' || f.t === 'dropResumeRecords')).toBe(false);
@@ -781,7 +784,7 @@ describe('what the server shell relies on', () => {
   });
 
   it('a new start clears the last exit', () => {
-    const { s, tabId, inc } = withRunningTab();
+    const { s, tabId, inc } = withRunningTab(null, NPM_TEST);
     const exit = { code: 2, signal: null };
     let next = drive(s, { t: 'holderState', tabId, inc, report: { ...report('exited'), exit } }).state;
     expect(next.tabs[tabId].lastExit).toEqual(exit);
@@ -814,24 +817,31 @@ describe('what the server shell relies on', () => {
   });
 });
 
-describe('exits and automatic names (issue 18)', () => {
-  const exited = (code: number, over: Partial<HolderReport> = {}): HolderReport => ({ ...report('exited'), exit: { code, signal: null }, ...over });
+describe('exits and automatic names (issues 18 and 28)', () => {
+  const exited = (code: number | null, over: Partial<HolderReport> = {}): HolderReport => ({ ...report('exited'), exit: { code, signal: null }, ...over });
 
-  it('a plain shell tab whose program exited 0 closes: retired, its clients told, its holder ended', () => {
-    const { s, tabId } = withRunningTab();
-    const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: exited(0) });
-    expect(r.commits).toEqual([{ t: 'retireTab', id: tabId, reason: 'closed' }]);
-    expect(r.state.tabs[tabId]).toBeUndefined();
-    expect(r.effects).toContainEqual({ t: 'notifyClients', rev: s.rev + 1, change: 'tabRemoved', tabId });
-    expect(r.effects).toContainEqual({ t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' });
-    expect(r.effects.filter((f) => f.t === 'putResumeRecord')).toEqual([]);
-  });
-
-  it('a non-zero exit, an agent tab and a shell an agent reported from stay', () => {
-    for (const rep of [exited(3), exited(0, { agent: true }), exited(0, { sessionId: 'sess9' })]) {
+  it('a plain shell tab whose shell ended, whatever its status or signal, closes: retired, its clients told, its holder ended', () => {
+    for (const rep of [exited(0), exited(1), exited(null, { exit: { code: null, signal: 9 } })]) {
       const { s, tabId } = withRunningTab();
       const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: rep });
-      expect(r.state.tabs[tabId]).toBeDefined();
+      expect(r.commits).toEqual([{ t: 'retireTab', id: tabId, reason: 'closed' }]);
+      expect(r.state.tabs[tabId]).toBeUndefined();
+      expect(r.effects).toContainEqual({ t: 'notifyClients', rev: s.rev + 1, change: 'tabRemoved', tabId });
+      expect(r.effects).toContainEqual({ t: 'kill', epoch: 5, tabId, pid: 50, startTime: 'st50' });
+      expect(r.effects.filter((f) => f.t === 'putResumeRecord')).toEqual([]);
+    }
+  });
+
+  it('a command tab, an agent tab and a shell an agent reported from stay', () => {
+    for (const [command, rep] of [
+      [NPM_TEST, exited(3)],
+      [NPM_TEST, exited(0)],
+      [null, exited(0, { agent: true })],
+      [null, exited(1, { sessionId: 'sess9' })],
+    ] as const) {
+      const { s, tabId } = withRunningTab(null, command && [...command]);
+      const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: rep });
+      expect(r.state.tabs[tabId]).toMatchObject({ lifecycle: 'exited' });
       expect(r.commits.some((m) => m.t === 'retireTab')).toBe(false);
     }
     let s = served();

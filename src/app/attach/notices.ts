@@ -1,5 +1,6 @@
 // What the client tells the person, top right under the strip: transient notices, one that
 // stays (the server link's state), and what the viewed tab's state means for their keys.
+import os from 'node:os';
 import type { HolderState, TabInfo } from '../../protocol/messages.js';
 import { GLYPH_STATES, TAB_STATES } from '../../status/vocabulary.js';
 
@@ -39,6 +40,14 @@ export function tabStateNotice(viewed: TabInfo | undefined, state: HolderState |
     return [`${TAB_STATES.failed.word}: ${crashes} · read-only`, `[r] retry  [f] start fresh  [${closeKey}] close`];
   }
   if (state.lifecycle !== 'exited' || !state.exit) return [];
-  const how = state.exit.signal ? `signal ${state.exit.signal}` : `status ${state.exit.code}`;
-  return [`${TAB_STATES.exited.word} with ${how} · read-only`, `[r] restart  [${closeKey}] close`];
+  const { code, signal } = state.exit;
+  const how = signal ? `: ended by signal ${signalName(signal)}` : ` with status ${code}`;
+  // An agent is restarted (its session resumed); a command is run again as it was given.
+  const again = state.agent ? 'restart' : 'run again';
+  return [`${TAB_STATES.exited.word}${how} · read-only`, `[r] ${again}  [${closeKey}] close`];
+}
+
+/** SIGINT for 2: the name people know a signal by; its number when the platform has no name. */
+function signalName(signal: number): string {
+  return Object.entries(os.constants.signals).find(([, n]) => n === signal)?.[0] ?? `${signal}`;
 }

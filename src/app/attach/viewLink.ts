@@ -160,6 +160,8 @@ export class ViewLink implements Disposable {
     this.view?.close();
     this.view = null;
     this.viewed = null;
+    // Its state goes with it: the surface must not keep the closed tab's exited notice and keys.
+    this.viewState = null;
     this.host.painter.clearSurface();
     return true;
   }

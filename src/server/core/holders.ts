@@ -128,6 +128,11 @@ export function onHolderState(s: CoreState, fx: Effect[], tabId: string, inc: st
   return { ...s, tabs: patchTab(s.tabs, tabId, { reported, unanswered: 0, size: reported.size ?? tab.size }) };
 }
 
+/** The tab's program is an interactive shell: its own command, or the profile's tab command. */
+export function runsShell(s: CoreState, tab: CoreTab): boolean {
+  return tab.spec.command ? isShellCommand(tab.spec.command) : (s.limits.tabCommandIsShell ?? true);
+}
+
 /** Commits what the bound holder reported and the registry does not say yet. A session another
  * live tab holds is not taken (SPEC §9). */
 export function syncReported(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
@@ -141,8 +146,7 @@ export function syncReported(s: CoreState, fx: Effect[], tab: CoreTab): CoreStat
     if (r.exit?.code !== tab.lastExit?.code || r.exit?.signal !== tab.lastExit?.signal) patch.lastExit = r.exit;
   }
   if (r.sessionId) {
-    const runsShell = tab.spec.command ? isShellCommand(tab.spec.command) : (s.limits.tabCommandIsShell ?? true);
-    const kind = kindAfterAgentReport(tab.spec.kind, r.agentKind, s.limits.agentKinds, runsShell);
+    const kind = kindAfterAgentReport(tab.spec.kind, r.agentKind, s.limits.agentKinds, runsShell(s, tab));
     // Asked per tab on every event: the other tabs are searched only when the row would change.
     const changes = r.sessionId !== tab.sessionId || kind !== tab.spec.kind;
     if (changes && !sessionHolder(Object.values(s.tabs), r.sessionId, tab.id)) {

@@ -5,7 +5,7 @@
 // and the answer to that commit runs reconciliation again.
 import { commit, hasPending } from './commits.js';
 import { settleController } from './controller.js';
-import { syncReported } from './holders.js';
+import { runsShell, syncReported } from './holders.js';
 import type { CoreState, CoreTab, Effect } from './types.js';
 import { patchTab } from './mutations.js';
 import { closesOnExit, startAction } from './supervision.js';
@@ -46,9 +46,9 @@ function retireExpired(s: CoreState, fx: Effect[]): CoreState {
   return s;
 }
 
-function exitFacts(tab: CoreTab) {
+function exitFacts(s: CoreState, tab: CoreTab) {
   const r = tab.reported!;
-  return { kind: tab.spec.kind, agent: !!r.agent || tab.sessionId !== null || r.sessionId !== null, lifecycle: r.lifecycle, exit: r.exit };
+  return { kind: tab.spec.kind, agent: !!r.agent || tab.sessionId !== null || r.sessionId !== null, runsShell: runsShell(s, tab), lifecycle: r.lifecycle };
 }
 
 export function reconcile(s: CoreState, fx: Effect[]): CoreState {
@@ -71,8 +71,8 @@ export function reconcile(s: CoreState, fx: Effect[]): CoreState {
       // A recorded holder nobody verified (its last verification could not be committed).
       fx.push({ t: 'verifyHolder', epoch: s.epoch, tabId: id, ref: tab.holder });
       s = { ...s, tabs: patchTab(s.tabs, id, { verifying: true }) };
-    } else if (tab.bound && tab.reported && closesOnExit(exitFacts(tab))) {
-      // Its shell exited 0: the tab goes as if closed (SPEC §15). Nothing more happens to it here.
+    } else if (tab.bound && tab.reported && closesOnExit(exitFacts(s, tab))) {
+      // Its shell ended: the tab goes as if closed (SPEC §15). Nothing more happens to it here.
       s = closeTab(s, fx, id, [], []);
     } else {
       s = settleController(s, fx, tab);

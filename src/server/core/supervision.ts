@@ -81,14 +81,17 @@ export interface ExitFacts {
   kind: string;
   /** Something in the tab reported over the bridge, or the tab holds an agent session. */
   agent: boolean;
-  /** The child's lifecycle and exit as the bound holder last reported them. */
+  /** The tab's program is an interactive shell (the tab command, or `a1 new -- bash`), not a
+   * command given with `a1 new -- CMD`. */
+  runsShell: boolean;
+  /** The child's lifecycle as the bound holder last reported it. */
   lifecycle: string;
-  exit: { code: number | null; signal: number | null } | null;
 }
 
-/** A plain shell tab (no agent kind, nothing reported over the bridge) whose program exited with
- * status 0 closes, as in tmux and zellij (SPEC §15); any other exit keeps the tab: an agent tab
- * stays `exited` (read-only, `[r]` restart), and a crash is restarted or fails the tab. */
+/** A plain shell tab (no agent kind, nothing reported over the bridge, running a shell) closes when
+ * its shell ends, whatever its status or signal, as in tmux and zellij (SPEC §15); its holder never
+ * restarts it. Any other tab is kept: a command tab stays `exited` as it ended (`[r]` runs it
+ * again), an agent tab stays `exited`, or its crash is restarted or fails the tab. */
 export function closesOnExit(f: ExitFacts): boolean {
-  return f.kind === 'shell' && !f.agent && f.lifecycle === 'exited' && f.exit?.code === 0 && !f.exit.signal;
+  return f.kind === 'shell' && !f.agent && f.runsShell && f.lifecycle === 'exited';
 }
