@@ -19,6 +19,7 @@ import type { TerminalModel } from './terminalModel.js';
 import type { ClientInput } from './clientInput.js';
 import type { PromptOffer, KeyPhases } from './promptOffer.js';
 import type { AgentStatus } from './agentStatus.js';
+import { isShellCommand } from '../lifecycle/agents.js';
 import type { PtyWriter } from './ptyWriter.js';
 import type { HolderInit } from '../protocol/holderInit.js';
 import { INITIAL_SUPERVISOR, reduceSupervisor, type Lifecycle, type SupervisorEffect, type SupervisorEvent, type SupervisorState } from './supervisor.js';
@@ -220,7 +221,10 @@ export class SupervisedChild {
     this.input.cancelStartingWait();
     this.exit = exit;
     // Read while the lifecycle still says running: the agent's turn is the one the exit ended.
-    const crash = isCrash(exit, { agent: this.agent.isAgent, working: this.agent.working, interruptKeyAt: this.interruptKeyAt, now: Date.now() });
+    // A tab whose own program is a shell never crashes, whatever its guests reported: the server
+    // closes it when the shell ends (SPEC §15).
+    const agent = this.init.agentKind !== null || (this.agent.isAgent && !isShellCommand(this.init.command));
+    const crash = isCrash(exit, { agent, working: this.agent.working, interruptKeyAt: this.interruptKeyAt, now: Date.now() });
     // Its pid and incarnation tell two crashes in a row apart (their crash records carry them).
     this.log.info('child-exited', { code: exit.code, signal: exit.signal, childPid: child.pid, childInc: this.childInc, crash });
     // A crash or a forced restart of an agent child carries the prompt that had no settled reply

@@ -57,6 +57,21 @@ describe('a shell tab', () => {
     expect(await childExitRecords()).toEqual([]);
   });
 
+  it('closes at `exit` after an agent typed at its shell reported over the bridge: the agent was its guest', async () => {
+    t = e2e({ closeGraceMs: 300 });
+    const a1 = t.attach();
+    await a1.waitForText(PROMPT_SEEN);
+    const [{ id }] = (await waitForListing(t, ['agent'])).tabs;
+    const other = await newTab('--name', 'other');
+    // What a hook of Claude Code typed at this shell would send.
+    a1.write('a1 status idle --name guest\r');
+    await waitFor(async () => listedTab(await listing(t), id).agent !== null, { what: 'the guest agent reported' });
+    a1.write('false\r');
+    a1.write('exit\r');
+    await waitFor(async () => (await listing(t)).tabs.map((x) => x.id).join() === other, { what: 'the shell tab closed' });
+    expect(await childExitRecords()).toEqual([]);
+  });
+
   it('the last one closed leaves the empty strip and no dead panel; Alt+A opens a tab', async () => {
     t = e2e({ closeGraceMs: 300 });
     const a1 = t.attach();

@@ -82,14 +82,13 @@ describe("a tab's kind after its child reports an agent session", () => {
 
 describe('what an exit does to the tab (issues 18 and 28, SPEC §15)', () => {
   // The holder never restarts a plain tab's program: it reports `exited` however it ended.
-  const shellExit = { kind: 'shell', agent: false, runsShell: true, lifecycle: 'exited' };
+  const shellExit = { kind: 'shell', runsShell: true, lifecycle: 'exited' };
   it.each([
     ['a plain shell tab whose shell ended (any status or signal)', shellExit, true],
     ['a command tab (`a1 new -- CMD`): it stays as it ended', { ...shellExit, runsShell: false }, false],
     ['a tab still starting', { ...shellExit, lifecycle: 'starting' }, false],
     ['a tab whose shell could not start', { ...shellExit, lifecycle: 'failed' }, false],
     ['an agent kind from the config (stays exited)', { ...shellExit, kind: 'claude' }, false],
-    ['a shell tab something reported from over the bridge', { ...shellExit, agent: true }, false],
     ['a running child', { ...shellExit, lifecycle: 'running' }, false],
   ])('%s: closes %s', (_what, facts, closes) => {
     expect(closesOnExit(facts)).toBe(closes);

@@ -61,9 +61,10 @@ function spawnCompletingAfter(end: 'close' | 'sleep') {
 
 /** A served core with one running tab whose holder is bound. */
 /** A running tab; with `command`, a command tab (`a1 new -- CMD`), else a shell tab. */
-function withRunningTab(sessionId: string | null = null, command: string[] | null = null) {
+function withRunningTab(sessionId: string | null = null, command: string[] | null = null, kind = DEFAULT_TAB_SPEC.kind) {
   let s = served();
-  const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId, ...(command ? { spec: { ...DEFAULT_TAB_SPEC, command } } : {}) }));
+  const spec = command || kind !== DEFAULT_TAB_SPEC.kind ? { spec: { ...DEFAULT_TAB_SPEC, kind, ...(command ? { command } : {}) } } : {};
+  const created = drive(s, req('c1', 1, { op: 'create', name: 'a', sessionId, ...spec }));
   s = created.state;
   const tabId = (replies(created.effects)[0] as { tabId: string }).tabId;
   const [spawn] = spawns(created.effects);
@@ -361,7 +362,7 @@ describe('restart', () => {
   });
 
   it('f abandons the agent session: the tab holds none, its records go, then the holder restarts fresh; no report of it brings it back', () => {
-    const { s, tabId, inc } = withRunningTab('sess1');
+    const { s, tabId, inc } = withRunningTab('sess1', null, 'claude');
     const exited = drive(s, { t: 'holderState', tabId, inc, report: { ...report('exited', 'sess1'), agent: true } }).state;
     expect(exited.tabs[tabId].sessionId).toBe('sess1');
     const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }));
@@ -384,7 +385,7 @@ describe('restart', () => {
   });
 
   it('acknowledges no f whose commit failed, and tells the holder nothing', () => {
-    const { s, tabId, inc } = withRunningTab('sess1');
+    const { s, tabId, inc } = withRunningTab('sess1', null, 'claude');
     const exited = drive(s, { t: 'holderState', tabId, inc, report: { ...report('exited', 'sess1'), agent: true } }).state;
     const r = drive(exited, req('c1', 2, { op: 'restart', tabId, fresh: true, force: false }), () => 'failed');
     expect(replies(r.effects)).toEqual([{ ok: false, code: 'write-failed' }]);
@@ -820,8 +821,8 @@ describe('what the server shell relies on', () => {
 describe('exits and automatic names (issues 18 and 28)', () => {
   const exited = (code: number | null, over: Partial<HolderReport> = {}): HolderReport => ({ ...report('exited'), exit: { code, signal: null }, ...over });
 
-  it('a plain shell tab whose shell ended, whatever its status or signal, closes: retired, its clients told, its holder ended', () => {
-    for (const rep of [exited(0), exited(1), exited(null, { exit: { code: null, signal: 9 } })]) {
+  it('a shell tab whose shell ended, whatever its status or signal and whatever an agent typed at it reported, closes: retired, its clients told, its holder ended', () => {
+    for (const rep of [exited(0), exited(1), exited(null, { exit: { code: null, signal: 9 } }), exited(0, { agent: true }), exited(1, { sessionId: 'sess9' })]) {
       const { s, tabId } = withRunningTab();
       const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: rep });
       expect(r.commits).toEqual([{ t: 'retireTab', id: tabId, reason: 'closed' }]);
@@ -832,12 +833,11 @@ describe('exits and automatic names (issues 18 and 28)', () => {
     }
   });
 
-  it('a command tab, an agent tab and a shell an agent reported from stay', () => {
+  it('a command tab and an agent tab stay', () => {
     for (const [command, rep] of [
       [NPM_TEST, exited(3)],
       [NPM_TEST, exited(0)],
-      [null, exited(0, { agent: true })],
-      [null, exited(1, { sessionId: 'sess9' })],
+      [NPM_TEST, exited(0, { agent: true })],
     ] as const) {
       const { s, tabId } = withRunningTab(null, command && [...command]);
       const r = drive(s, { t: 'holderState', tabId, inc: s.tabs[tabId].holder!.inc, report: rep });

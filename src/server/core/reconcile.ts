@@ -48,7 +48,7 @@ function retireExpired(s: CoreState, fx: Effect[]): CoreState {
 
 function exitFacts(s: CoreState, tab: CoreTab) {
   const r = tab.reported!;
-  return { kind: tab.spec.kind, agent: !!r.agent || tab.sessionId !== null || r.sessionId !== null, runsShell: runsShell(s, tab), lifecycle: r.lifecycle };
+  return { kind: tab.spec.kind, runsShell: runsShell(s, tab), lifecycle: r.lifecycle };
 }
 
 export function reconcile(s: CoreState, fx: Effect[]): CoreState {

@@ -79,8 +79,6 @@ export function reportChangesRow(row: RowReport, report: RowReport): boolean {
 export interface ExitFacts {
   /** `shell`, or an agent kind. */
   kind: string;
-  /** Something in the tab reported over the bridge, or the tab holds an agent session. */
-  agent: boolean;
   /** The tab's program is an interactive shell (the tab command, or `a1 new -- bash`), not a
    * command given with `a1 new -- CMD`. */
   runsShell: boolean;
@@ -88,10 +86,12 @@ export interface ExitFacts {
   lifecycle: string;
 }
 
-/** A plain shell tab (no agent kind, nothing reported over the bridge, running a shell) closes when
- * its shell ends, whatever its status or signal, as in tmux and zellij (SPEC §15); its holder never
- * restarts it. Any other tab is kept: a command tab stays `exited` as it ended (`[r]` runs it
- * again), an agent tab stays `exited`, or its crash is restarted or fails the tab. */
+/** A shell tab (no agent kind, running a shell) closes when its shell ends, whatever its status or
+ * signal, as in tmux and zellij (SPEC §15, issue 28), also after an agent typed at that shell
+ * reported over the bridge: the agent was the shell's guest, and `exit` is the user's word for
+ * closing the tab. Its holder never restarts it. Any other tab is kept: a command tab stays
+ * `exited` as it ended (`[r]` runs it again), an agent tab stays `exited`, or its crash is
+ * restarted or fails the tab. */
 export function closesOnExit(f: ExitFacts): boolean {
-  return f.kind === 'shell' && !f.agent && f.runsShell && f.lifecycle === 'exited';
+  return f.kind === 'shell' && f.runsShell && f.lifecycle === 'exited';
 }
