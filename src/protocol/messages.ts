@@ -194,7 +194,10 @@ export interface ListingEntry {
   id: string;
   name: string;
   status: string;
+  /** Where the tab's shell is now (the foreground job's directory), else where it started. */
   cwd: string;
+  /** Where the tab started: where it restarts (absent from older servers). */
+  startCwd?: string;
   holderPid: number | null;
   childPid: number | null;
   /** The agent the tab runs (its kind from the config or from its reports), or null for a shell. */
