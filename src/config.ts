@@ -251,6 +251,10 @@ export const CONFIG_KEYS = {
   allowClipboardWrite: boolean(true, 'Whether programs in tabs may set the clipboard (OSC 52).'),
   chipNumbers: boolean(false, 'Whether each chip starts with its position (1 bash, 2 claude), the number Alt+1…Alt+0 view.'),
   tabsAutoName: boolean(true, 'Tabs nobody named take a short name from their program\'s title or command (false: agent, agent 2, …).'),
+  newTabInCurrentDir: boolean(
+    false,
+    'Whether Alt+A, + and /new-tab open the new tab where the viewed tab\'s shell is now, as tmux\'s new-window -c "#{pane_current_path}" (false: where a1 was launched).',
+  ),
   theme,
 };
 

@@ -202,3 +202,30 @@ export function signalVerified(id: ProcessIdentity, signal: NodeJS.Signals | num
     throw error;
   }
 }
+
+function readCwd(pid: number): string | null {
+  try {
+    const dir = fs.readlinkSync(`/proc/${pid}/cwd`);
+    // A directory removed under the process: it has no path to go to.
+    return dir.endsWith(' (deleted)') ? null : dir;
+  } catch (error) {
+    if (GONE_OR_HIDDEN.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+}
+
+/**
+ * Where a tab's shell is now (tmux's pane_current_path): the working directory of the job in the
+ * foreground of the terminal `child` leads, else the child's own. Null while `child` is not the
+ * process it names, or where /proc is not there to say (macOS).
+ */
+export function currentDirOf(child: ProcessIdentity): string | null {
+  if (!IS_LINUX) return null;
+  const stat = readStat(child.pid);
+  if (stat === null || stat.startTime !== child.startTime) return null;
+  // The foreground group's leader, if it is still there and runs in the tab's session.
+  const fg = stat.tpgid > 0 && stat.tpgid !== child.pid ? readStat(stat.tpgid) : null;
+  const dir = (fg !== null && fg.sid === stat.sid ? readCwd(fg.pid) : null) ?? readCwd(child.pid);
+  // The pid was not handed to another process while it was read.
+  return dir !== null && isSameProcess(child) ? dir : null;
+}

@@ -247,6 +247,8 @@ describe('CONFIG_KEYS', () => {
         'chipNumbers',
         // Issue 18: the seed's tabsAutoName (tabs named from their program's title or command).
         'tabsAutoName',
+        // Issue 28: new tabs where the viewed tab's shell is (tmux's new-window -c "#{pane_current_path}").
+        'newTabInCurrentDir',
       ].sort(),
     );
   });

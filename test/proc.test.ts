@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   bootId,
+  currentDirOf,
   descendsFromSession,
   isSameProcess,
   listProcesses,
@@ -77,9 +80,10 @@ describe.skipIf(process.platform !== 'linux')('proc on Linux', () => {
     children.length = 0;
   });
 
-  function start(opts: { env?: NodeJS.ProcessEnv; detached?: boolean } = {}): ChildProcess & { pid: number } {
+  function start(opts: { env?: NodeJS.ProcessEnv; detached?: boolean; cwd?: string } = {}): ChildProcess & { pid: number } {
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
       stdio: 'ignore',
+      cwd: opts.cwd,
       env: opts.env ?? {},
       detached: opts.detached ?? false,
     });
@@ -139,6 +143,19 @@ describe.skipIf(process.platform !== 'linux')('proc on Linux', () => {
     await exited(child);
     await waitFor(() => procStartTime(child.pid) === null, { what: 'the reaped child to leave /proc' });
     expect(isSameProcess({ pid: child.pid, startTime })).toBe(false);
+  });
+
+  it("reads a process's current directory, only while the pid is the process it names", () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'a1cwd-')));
+    try {
+      const child = start({ cwd: dir });
+      const startTime = procStartTime(child.pid)!;
+      // No terminal: its own directory.
+      expect(currentDirOf({ pid: child.pid, startTime })).toBe(dir);
+      expect(currentDirOf({ pid: child.pid, startTime: String(Number(startTime) + 1) })).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('never reads pids that are not processes', () => {

@@ -229,6 +229,10 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     return { cwd: process.cwd(), env: this.opts.env, umask: this.opts.umask, cols: this.cols, rows: this.surfaceSize().rows };
   }
 
+  get newTabInCurrentDir(): boolean {
+    return this.opts.config.newTabInCurrentDir;
+  }
+
   surfaceSize(): { cols: number; rows: number } {
     return { cols: this.cols, rows: surfaceRowsOf(this.rows, this.surfaceTop()) };
   }

@@ -41,7 +41,10 @@ function builder(entry: CommandEntry<never>): (y: Argv) => Argv {
   return (y) => {
     for (const [name, spec] of Object.entries(entry.positionals ?? {})) y.positional(name, { type: 'string', describe: spec.describe });
     // A string option always takes a value: `a1 new --name -- CMD` must not name the tab "".
-    for (const [name, spec] of Object.entries(entry.options ?? {})) y.option(name, { type: spec.type, describe: spec.describe, requiresArg: spec.type === 'string' });
+    // A flag never takes one: `a1 send 2 --literal false` types "false", as tmux's `send-keys -l false`.
+    for (const [name, spec] of Object.entries(entry.options ?? {})) {
+      y.option(name, { type: spec.type, describe: spec.describe, alias: spec.short, ...(spec.type === 'string' ? { requiresArg: true } : { nargs: 0 }) });
+    }
     for (const [example, meaning] of entry.examples ?? []) y.example(example, meaning);
     return y;
   };

@@ -20,6 +20,8 @@ export interface StatusArgs {
   sameSession?: boolean;
   /** The agent that ran this hook (bin/a1-hook names its shell's parent and grandparent). */
   parents?: number[];
+  /** This process was forked for the report (bin/a1-hook), so its pid orders it. */
+  forked?: boolean;
 }
 
 export class StatusError extends Error {}
@@ -49,7 +51,8 @@ export async function sendStatus(env: NodeJS.ProcessEnv, args: StatusArgs): Prom
     });
     // The process's pid and start, not the send time: an agent starts its hooks one after another
     // and pids are handed out in that order, so they order the events however fast each process
-    // then connects (src/holder/bridge.ts isLaterReport).
+    // then connects (src/holder/bridge.ts isLaterReport). Only a process forked for its report
+    // has a pid that says when the report was made.
     conn.send({
       t: 'status',
       state: args.state,
@@ -59,6 +62,7 @@ export async function sendStatus(env: NodeJS.ProcessEnv, args: StatusArgs): Prom
       pid: process.pid,
       startedAt: performance.timeOrigin,
       parents: args.parents,
+      forked: args.forked,
       sameSession: args.sameSession,
     });
     if (!(await ack)) throw new StatusError("This tab's bridge refused the report.");
@@ -112,7 +116,15 @@ export async function runStatusHook(env: NodeJS.ProcessEnv, spec: string, argPay
   const report = reportForHook(agent as 'claude' | 'codex', event, payload);
   if (!report) return;
   try {
-    await sendStatus(env, { state: report.state, sessionId: report.sessionId ?? undefined, agent, sameSession: report.sameSession, parents: hookParents(env) });
+    await sendStatus(env, {
+      state: report.state,
+      sessionId: report.sessionId ?? undefined,
+      agent,
+      sameSession: report.sameSession,
+      parents: hookParents(env),
+      // bin/a1-hook names the parents of the process it forked for this report.
+      forked: env.A1_HOOK_PARENTS !== undefined,
+    });
   } catch {
     // The hook must never fail its agent; a missing bridge only degrades the chip.
   }

@@ -33,6 +33,7 @@ export const CONFIG_APPLIES: Partial<Record<ConfigKey, Applies>> = {
   allowClipboardWrite: 'attach',
   chipNumbers: 'attach',
   tabsAutoName: 'reload',
+  newTabInCurrentDir: 'attach',
   theme: 'attach',
 };
 

@@ -28,15 +28,19 @@ export interface BridgeReport {
 
 /** Where pids wrap when /proc does not say (macOS wraps at 99,999, many Linux systems at 32,768). */
 const DEFAULT_PID_MAX = 32_768;
-/** Reports from processes started further apart than this are ordered by their start times;
+/** Hook reports from processes started further apart than this are ordered by their start times;
  * closer ones (an agent's hooks fired back to back, whose Node starts race) by their pids, which
  * the agent had handed out in event order. No machine hands out half a pid space this fast. */
 export const PID_ORDER_WINDOW_MS = 5_000;
 
 export interface ReportOrigin {
   pid: number;
-  /** The process's start, wall-clock ms. */
+  /** The process's start (its Node's), wall-clock ms. */
   startedAt: number;
+  /** The process was forked for this report (bin/a1-hook backgrounds each one), so its pid was
+   * handed out when the report was made. Any other `a1 status` may run in a process forked long
+   * before: a shell runs a subshell's last command in the subshell's own process. */
+  forked: boolean;
 }
 
 /** True when `pid` was handed out after `than`, in a pid space that wraps at `max`: the gap
@@ -46,11 +50,11 @@ export function isLaterPid(pid: number, than: number, max: number): boolean {
   return gap !== 0 && gap < max / 2;
 }
 
-/** Whether a report from `a` is newer than one from `b`: by start time when they started far
- * apart, else by pid. */
+/** Whether a report from `a` is newer than one from `b`: by pid when both processes were forked
+ * for their reports and started close together, else by start time. */
 export function isLaterReport(a: ReportOrigin, b: ReportOrigin, pidMax: number): boolean {
-  if (Math.abs(a.startedAt - b.startedAt) > PID_ORDER_WINDOW_MS) return a.startedAt > b.startedAt;
-  return isLaterPid(a.pid, b.pid, pidMax);
+  if (a.forked && b.forked && Math.abs(a.startedAt - b.startedAt) <= PID_ORDER_WINDOW_MS) return isLaterPid(a.pid, b.pid, pidMax);
+  return a.startedAt > b.startedAt;
 }
 
 /** A hook names at most its shell's parent and grandparent. */
@@ -150,7 +154,7 @@ export class BridgeListener {
             conn.send({ t: 'statusAck', ok: false });
             return;
           }
-          const origin = pid !== null && typeof m.startedAt === 'number' && Number.isFinite(m.startedAt) ? { pid, startedAt: m.startedAt } : null;
+          const origin = pid !== null && typeof m.startedAt === 'number' && Number.isFinite(m.startedAt) ? { pid, startedAt: m.startedAt, forked: m.forked === true } : null;
           if (origin !== null && this.last !== null && !isLaterReport(origin, this.last, this.pidMax)) {
             // Acknowledged: the sender did nothing wrong, it was merely overtaken.
             conn.send({ t: 'statusAck', ok: true });

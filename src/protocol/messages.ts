@@ -76,12 +76,13 @@ export const dataSchema = defineSchema({
 /** Child ⇄ holder: the tab bridge (`a1 status`). Status only: no text of the session. */
 export const bridgeSchema = defineSchema({
   /** pid and startedAt (the process's start, wall-clock ms): the reporting process, which orders
-   * reports from separate processes (src/holder/bridge.ts isLaterReport). pid, or one of `parents`
+   * reports from separate processes (src/holder/bridge.ts isLaterReport); forked: that process
+   * was forked for this report (bin/a1-hook), so its pid orders it too. pid, or one of `parents`
    * (pids of the agent that ran the hook: a hook's own shell may have left the tab's session),
    * proves the report comes from a process running in the tab. sameSession: apply only when
    * sessionId is the tab's current session (Codex's notify also fires for side threads that title
    * a conversation). */
-  status: { state: 'string', sessionId: 'string?', agent: 'string?', name: 'string?', pid: 'int?', startedAt: 'number?', parents: 'any?', sameSession: 'boolean?' },
+  status: { state: 'string', sessionId: 'string?', agent: 'string?', name: 'string?', pid: 'int?', startedAt: 'number?', parents: 'any?', forked: 'boolean?', sameSession: 'boolean?' },
   statusAck: { ok: 'boolean' },
 });
 
@@ -199,7 +200,10 @@ export interface ListingEntry {
   id: string;
   name: string;
   status: string;
+  /** Where the tab's shell is now (the foreground job's directory), else where it started. */
   cwd: string;
+  /** Where the tab started: where it restarts (absent from older servers). */
+  startCwd?: string;
   holderPid: number | null;
   childPid: number | null;
   /** The agent the tab runs (its kind from the config or from its reports), or null for a shell. */

@@ -15,6 +15,8 @@ export interface CreateArgs {
   command?: readonly string[] | null;
   name?: string;
   cwd?: string | null;
+  /** Open where this tab's shell is now (src/proc.ts currentDirOf); `cwd` when that is unknown. */
+  cwdOfTab?: string | null;
   /** The starting client's environment, sanitized by the server (src/server/childEnv.ts). */
   env?: NodeJS.ProcessEnv;
   umask?: number;

@@ -65,13 +65,15 @@ function agentOf(tab: CoreTab, st: HolderState | null): ListingEntry['agent'] {
   return kind ? { kind, state: st?.agent?.state ?? null, sessionId: st?.agent?.sessionId ?? tab.sessionId } : null;
 }
 
-/** One row of `a1 tabs` (SPEC §15, listing format, plus the agent's status: issue 14). */
-export function listingEntry(tab: CoreTab, st: HolderState | null): ListingEntry {
+/** One row of `a1 tabs` (SPEC §15, listing format, plus the agent's status: issue 14); `currentDir`
+ * is where its shell is now, null when unknown. */
+export function listingEntry(tab: CoreTab, st: HolderState | null, currentDir: string | null): ListingEntry {
   return {
     id: tab.id,
     name: tab.name,
     status: tab.lifecycle,
-    cwd: tab.spec.cwd,
+    cwd: currentDir ?? tab.spec.cwd,
+    startCwd: tab.spec.cwd,
     holderPid: tab.holder?.pid ?? null,
     childPid: st?.childPid ?? tab.child?.pid ?? null,
     agent: agentOf(tab, st),

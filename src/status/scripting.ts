@@ -26,7 +26,11 @@ export interface ScriptTab {
   title: string;
   /** How its program last ended, while it is exited or failed. */
   exit: { code: number | null; signal: number | null } | null;
+  /** Where the tab's shell is now, as tmux's pane_current_path: the directory of the job in the
+   * foreground of its terminal, else of its program; where it started when that cannot be read. */
   cwd: string;
+  /** Where the tab started, and where its program starts again on a restart. */
+  startCwd: string;
   holderPid: number | null;
   childPid: number | null;
 }
@@ -65,6 +69,8 @@ export interface TabFacts {
   name: string;
   lifecycle: string;
   cwd: string;
+  /** Absent when only the start directory is known (then `cwd` is it). */
+  startCwd?: string;
   holderPid: number | null;
   childPid: number | null;
   title?: string;
@@ -91,6 +97,7 @@ export function scriptTab(f: TabFacts, position: number): ScriptTab {
     title: f.title ?? '',
     exit: status === 'exited' || status === 'failed' ? (f.exit ?? null) : null,
     cwd: f.cwd,
+    startCwd: f.startCwd ?? f.cwd,
     holderPid: f.holderPid,
     childPid: f.childPid,
   };

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 const STATUSES = Object.keys(TAB_STATES);
-const TAB_KEYS = ['agent', 'attention', 'childPid', 'cwd', 'exit', 'glyph', 'holderPid', 'id', 'name', 'position', 'status', 'title'];
+const TAB_KEYS = ['agent', 'attention', 'childPid', 'cwd', 'exit', 'glyph', 'holderPid', 'id', 'name', 'position', 'startCwd', 'status', 'title'];
 const ATTENTIONS = [null, ...ATTENTION_WORDS];
 
 /** The documented shape of `a1 tabs --json` (version 1, src/status/scripting.ts), exactly: no

@@ -6,7 +6,7 @@ import { waitFor } from '../helpers/wait.js';
 import { e2e, hostStop, listing, type E2E } from './harness.js';
 import { controlAgent, listedTab, newAgentTab, sessionsOf, useFakeAgent, waitForStatus, waitForTabSession } from './lifecycleHarness.js';
 
-const TAB_FIELDS = ['agent', 'attention', 'childPid', 'cwd', 'exit', 'glyph', 'holderPid', 'id', 'name', 'position', 'status', 'title'];
+const TAB_FIELDS = ['agent', 'attention', 'childPid', 'cwd', 'exit', 'glyph', 'holderPid', 'id', 'name', 'position', 'startCwd', 'status', 'title'];
 const SESSION_FIELDS = ['agent', 'at', 'cwd', 'name', 'record', 'sessionId', 'state', 'tabId'];
 
 let t: E2E;

@@ -1,4 +1,4 @@
-// `a1 send TAB [--literal] TEXT|KEYS…` (issue 18): input to a tab under the controller rules of
+// `a1 send TAB [-l|--literal] TEXT|KEYS…` (issue 18): input to a tab under the controller rules of
 // SPEC §15, keys encoded by the holder for the child, text delivered whole; refused in one
 // sentence while another client controls the tab.
 import { describe, it, expect, afterEach } from 'vitest';
@@ -54,6 +54,17 @@ describe('a1 send', () => {
     await send('--literal', 'two', 'echo word-', 'Enter', ' C-c > literal.txt');
     await send('two', 'Enter');
     await waitForFile('literal.txt', 'word-Enter C-c\n');
+  });
+
+  it('--literal and -l never take the next word as their value: "false" and "true" are typed, as tmux\'s send-keys -l types them', async () => {
+    t = e2e();
+    await twoTabs();
+    await send('two', 'echo ');
+    await send('two', '--literal', 'false');
+    await send('-l', 'two', 'true');
+    await send('two', '-l', 'false', 'Enter');
+    await send('two', ' > flags.txt', 'Enter');
+    await waitForFile('flags.txt', 'falsetruefalseEnter\n');
   });
 
   it('C-c interrupts the job in the foreground, as typed Ctrl+C would', async () => {

@@ -232,6 +232,29 @@ describe('agent status glyphs', () => {
     expect(await chipGlyph(a1, 'tab-a')).toBe('');
   });
 
+  // Issue 28 item 12: bash runs a subshell's last command in the subshell's own process, whose
+  // pid is older than that of the report before it; the report still lands.
+  it.each([
+    ['as the subshell\'s last command', ''],
+    ['with a command after it', '; true'],
+  ])('a report sent from a backgrounded subshell %s follows the one sent before it', async (_how, tail) => {
+    t = e2e();
+    t.env.A1_BIN = A1_BIN;
+    await newTab('--name', 'sh');
+    const bgId = await newTab('--name', 'bg');
+    const a1 = t.attach();
+    await waitForStrip(a1, ['sh', 'bg'], 'sh');
+    await shellReady(a1);
+    const result = path.join(t.home.dir, 'reports.result');
+    const reports = `(sleep 0.5; "$A1_BIN" status needs-input; sleep 1; "$A1_BIN" status done${tail}) & wait $!; echo "reports-exit-$?" > '${result}'`;
+    const sent = await t.run('send', 'bg', reports, 'Enter');
+    expect(sent.code, sent.stderr).toBe(0);
+    await waitForChipGlyph(a1, 'bg', '?');
+    expect(await waitFor(() => fs.existsSync(result) && fs.readFileSync(result, 'utf8').trim(), { what: 'both reports sent' })).toBe('reports-exit-0');
+    await waitForChipGlyph(a1, 'bg', '✓');
+    expect(listedTab(await listing(t), bgId)).toMatchObject({ glyph: 'done', attention: 'done' });
+  });
+
   it('lets no bell from a viewed or a background child reach the outer terminal', async () => {
     t = e2e();
     const count = path.join(t.home.dir, 'bells.count');

@@ -94,10 +94,27 @@ describe('tabs from the keyboard', () => {
     b.write('echo "cwd-$((2+2))-$(pwd -P)"\r');
     await b.waitForText(`cwd-4-${dirB}`);
     const l = await waitForListing(t, ['agent', 'agent 2', 'agent 3', 'agent 4']);
-    expect(l.tabs.map((x) => x.cwd)).toEqual([dirA, dirA, dirA, dirB]);
+    expect(l.tabs.map((x) => x.startCwd)).toEqual([dirA, dirA, dirA, dirB]);
+    expect(l.tabs.map((x) => x.cwd)).toEqual(['/', dirA, dirA, dirB]);
     expect(l.tabs.slice(0, 3).map((x) => x.id)).toEqual([first, second, third]);
     await waitForStrip(a, ['agent', 'agent 2', 'agent 3', 'agent 4'], 'agent 3');
     await probeViewed(a, third);
+  });
+
+  it('with newTabInCurrentDir, Alt+A opens the tab where the viewed tab\'s shell is now', async () => {
+    t = e2e({ newTabInCurrentDir: true });
+    const launched = fs.realpathSync(fs.mkdtempSync(path.join(t.home.dir, 'launch-')));
+    const moved = fs.realpathSync(fs.mkdtempSync(path.join(t.home.dir, 'moved-')));
+    const a = attachIn(launched);
+    await a.waitForText(PROMPT_SEEN);
+    await waitForStrip(a, ['agent'], 'agent');
+    a.write(`cd '${moved}' && echo "moved-$((1+1))"\r`);
+    await a.waitForText('moved-2');
+    await newTab(a, ['agent', 'agent 2'], 'agent 2');
+    a.write('echo "cwd-$((1+1))-$(pwd -P)"\r');
+    await a.waitForText(`cwd-2-${moved}`);
+    const l = await waitForListing(t, ['agent', 'agent 2']);
+    expect(l.tabs.map((x) => x.startCwd)).toEqual([launched, moved]);
   });
 
   it('Alt+. and Alt+, view the next and previous tab, wrapping around both ways', async () => {
@@ -275,6 +292,33 @@ describe('tabs from the keyboard', () => {
     await a1.waitForText(/tab limit of 2/i);
     expect(tabNames(await listing(t))).toEqual(['agent', 'agent 2']);
     await waitForStrip(a1, ['agent', 'agent 2'], 'agent 2');
+  });
+});
+
+describe('a1 tabs', () => {
+  it("shows where each tab's shell is now, or its foreground job, as tmux's pane_current_path; startCwd where it started", async () => {
+    t = e2e();
+    const started = fs.realpathSync(t.home.dir);
+    const here = fs.realpathSync(fs.mkdtempSync(path.join(t.home.dir, 'here-')));
+    const there = fs.realpathSync(fs.mkdtempSync(path.join(t.home.dir, 'there-')));
+    const id = (await t.run('new', '--name', 'sh')).stdout.trim();
+    const at = (cwd: string) =>
+      waitFor(async () => {
+        const tab = (await listing(t)).tabs.find((x) => x.id === id);
+        return tab?.cwd === cwd ? tab : null;
+      }, { what: `tab sh listed in ${cwd}` });
+    await at(started);
+
+    const send = async (...words: string[]) => expect((await t.run('send', 'sh', ...words)).code).toBe(0);
+    await send(`cd '${here}'`, 'Enter');
+    expect(await at(here)).toMatchObject({ startCwd: started });
+    expect((await t.run('tabs')).stdout).toContain(here);
+    // A job in the foreground of the tab's terminal, in a directory of its own.
+    await send(`(cd '${there}' && exec sleep 300)`, 'Enter');
+    await waitForForegroundJob(t, id);
+    await at(there);
+    await send('C-c');
+    await at(here);
   });
 });
 

@@ -90,14 +90,26 @@ describe('ordering', () => {
     expect(isLaterPid(990, 5, 1000)).toBe(false);
   });
 
-  it('orders processes that started far apart by their start, close ones by pid', () => {
-    const at = (pid: number, startedAt: number) => ({ pid, startedAt });
+  it('orders hook processes that started far apart by their start, close ones by pid', () => {
+    const at = (pid: number, startedAt: number) => ({ pid, startedAt, forked: true });
     // Back to back: the later pid wins, whatever the Node starts said.
     expect(isLaterReport(at(101, 1_000), at(100, 1_050), 32_768)).toBe(true);
     expect(isLaterReport(at(100, 1_050), at(101, 1_000), 32_768)).toBe(false);
     // Minutes apart on a busy machine whose pids wrapped more than half way round: by time.
     expect(isLaterReport(at(12_000, 200_000), at(27_000, 1_000), 32_768)).toBe(true);
     expect(isLaterReport(at(27_000, 1_000), at(12_000, 200_000), 32_768)).toBe(false);
+  });
+
+  it('orders by start a report whose process was not forked for it (a subshell\'s last command runs in its process)', () => {
+    const hook = (pid: number, startedAt: number) => ({ pid, startedAt, forked: true });
+    const typed = (pid: number, startedAt: number) => ({ pid, startedAt, forked: false });
+    // `(a1 status needs-input; sleep 1; a1 status done) &`: done runs in the subshell's own,
+    // older process, a second after needs-input's process started.
+    expect(isLaterReport(typed(100, 2_000), typed(101, 1_000), 32_768)).toBe(true);
+    expect(isLaterReport(typed(101, 1_000), typed(100, 2_000), 32_768)).toBe(false);
+    // Beside a hook report too.
+    expect(isLaterReport(typed(100, 2_000), hook(101, 1_000), 32_768)).toBe(true);
+    expect(isLaterReport(hook(100, 2_000), typed(101, 1_000), 32_768)).toBe(true);
   });
 
   it('drops a report from a process started before the newest admitted one', async () => {
@@ -108,7 +120,7 @@ describe('ordering', () => {
       const conn = await connectUnix(b.socket, bridgeSchema);
       await connectHandshake(conn, { role: 'bridge', key: parseBridgeToken(bridgeToken(b.key, 'inc-1'))!.key, methods: ['status'], extra: { childInc: 'inc-1' } });
       const ack = new Promise((resolve) => conn.onMessage(resolve));
-      conn.send({ t: 'status', state, pid, startedAt });
+      conn.send({ t: 'status', state, pid, startedAt, forked: true });
       await ack;
       conn.close();
     };
@@ -129,7 +141,7 @@ describe('ordering', () => {
       const conn = await connectUnix(b.socket, bridgeSchema);
       await connectHandshake(conn, { role: 'bridge', key: parseBridgeToken(bridgeToken(b.key, 'inc-1'))!.key, methods: ['status'], extra: { childInc: 'inc-1' } });
       const ack = new Promise((resolve) => conn.onMessage(resolve));
-      conn.send({ t: 'status', ...m });
+      conn.send({ t: 'status', forked: true, ...m });
       await ack;
       conn.close();
     };

@@ -23,6 +23,8 @@ export interface ClientOps {
   viewed(): string | null;
   /** The arguments a new tab is created with: this client's directory, environment and size. */
   createArgs(): object;
+  /** New tabs open where the viewed tab's shell is now (the `newTabInCurrentDir` config key). */
+  readonly newTabInCurrentDir: boolean;
   viewTab(tabId: string): Promise<void>;
   /** Views `tabId` (null: stays), telling the user when it cannot be viewed. */
   switchTo(tabId: string | null): void;
@@ -126,8 +128,11 @@ export async function runCommand(c: ClientOps, command: Command): Promise<void> 
   }
 }
 
+/** Alt+A, +, /new-tab: in the launch directory, or where the viewed tab's shell is now
+ * (`newTabInCurrentDir`, tmux's `new-window -c "#{pane_current_path}"`). */
 async function newTab(c: ClientOps, extra: { name?: string }): Promise<void> {
-  const { tabId } = await c.control.request('create', { ...c.createArgs(), ...extra });
+  const here = c.newTabInCurrentDir ? { cwdOfTab: c.viewed() } : {};
+  const { tabId } = await c.control.request('create', { ...c.createArgs(), ...here, ...extra });
   await c.viewTab(tabId);
 }
 

@@ -15,6 +15,8 @@ export interface PositionalSpec {
 export interface OptionSpec {
   type: 'string' | 'boolean';
   describe: string;
+  /** Its one-letter form (`-l`), as tmux spells the same flag. */
+  short?: string;
   /** Used by a1's own hooks, not people: in --help, not in the every-form list. */
   internal?: true;
 }

@@ -1,4 +1,4 @@
-// `a1 send TAB [--literal] TEXT|KEYS…`: input to a tab, as its controller would type it (issue
+// `a1 send TAB [-l|--literal] TEXT|KEYS…`: input to a tab, as its controller would type it (issue
 // 18). The CLI is a client like any other: it views the tab without making it the last viewed,
 // takes control only from nobody (SPEC §15; the server's core decides), and types over the
 // holder's data plane, where the holder admits only its controller's input at its revision and
@@ -85,17 +85,17 @@ async function typeInto(grant: ViewGrant, tabId: string, name: string, events: I
 
 export const sendCommand = command<SendArgs>({
   path: ['send'],
-  usage: 'a1 send TAB [--literal] TEXT|KEYS…',
+  usage: 'a1 send TAB [-l|--literal] TEXT|KEYS…',
   summary: 'type text and keys into a tab, as its controller would',
   positionals: {
     tab: ONE_TAB,
     keys: { describe: `Key names (${KEY_NAMES_HELP}) and text, sent in order with no spaces added; words after -- are sent too`, required: false, variadic: true },
   },
-  options: { literal: { type: 'boolean', describe: 'Send every word as text, key names included' } },
+  options: { literal: { type: 'boolean', short: 'l', describe: 'Send every word as text, key names included' } },
   examples: [
     ['a1 send 2 "make test" Enter', 'type a command into the second tab and run it'],
     ['a1 send build C-c', 'interrupt what runs in the tab named "build"'],
-    ['a1 send --literal 2 Enter', 'type the word "Enter"'],
+    ['a1 send -l 2 Enter', 'type the word "Enter"'],
   ],
   run: send,
 });

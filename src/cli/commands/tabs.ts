@@ -2,6 +2,7 @@
 // `--json` prints the versioned ScriptTabs (src/status/scripting.ts).
 import type { ListingEntry } from '../../protocol/messages.js';
 import { SHELL_KIND } from '../../lifecycle/agents.js';
+import { currentDirOf } from '../../proc.js';
 import { SCRIPT_SCHEMA_VERSION, scriptTab, type ScriptTab, type ScriptTabs } from '../../status/scripting.js';
 import { command } from './entry.js';
 import { existingServer, formatTable, JSON_OPTION, setup, type Common } from './shared.js';
@@ -22,10 +23,12 @@ async function listTabs(argv: Common & { json?: boolean }): Promise<number> {
     const reg = Registry.openReadOnly(paths.stateDir);
     const rows = reg ? reg.listTabs() : [];
     reg?.close();
-    // The registry knows the agent kind and session, not what the agent is doing now.
+    // The registry knows the agent kind and session, not what the agent is doing now; a child that
+    // outlived its server still says where its shell is.
     const tabs = rows.map((r, i) =>
       scriptTab(
-        { id: r.id, name: r.name, lifecycle: r.lifecycle, cwd: r.cwd, holderPid: r.holderPid, childPid: r.childPid, exit: r.lastExit,
+        { id: r.id, name: r.name, lifecycle: r.lifecycle, cwd: (r.childPid && r.childStart ? currentDirOf({ pid: r.childPid, startTime: r.childStart }) : null) ?? r.cwd, startCwd: r.cwd,
+          holderPid: r.holderPid, childPid: r.childPid, exit: r.lastExit,
           agent: r.kind === SHELL_KIND ? null : { kind: r.kind, state: null, sessionId: r.sessionId } },
         i + 1,
       ),
@@ -58,7 +61,7 @@ function factsOf(e: ListingEntry) {
 export const tabsCommand = command<Common & { json?: boolean }>({
   path: ['tabs'],
   usage: 'a1 tabs [--json]',
-  summary: 'list tabs in strip order: id, name, status, agent and its state, cwd, holder and child pid (never starts a server); --json: versioned, see Scripting',
+  summary: 'list tabs in strip order: id, name, status, agent and its state, current directory, holder and child pid (never starts a server); --json: versioned, see Scripting',
   options: JSON_OPTION,
   run: listTabs,
 });

@@ -8,6 +8,7 @@ import { findProgram, shellWrapped } from '../startCommand.js';
 import { sanitizeChildEnv } from '../childEnv.js';
 import { orderedIds, sessionHolder, type Request } from '../core/index.js';
 import type { RequestOp } from '../../protocol/requests.js';
+import { tabCurrentDir } from './queries.js';
 import { expectedRev, type Accepted, type Outcome, type RequestContext, type RequestHandler, type WireArgs } from './context.js';
 
 /** A session a new tab resumes: its agent and the name it had. */
@@ -25,7 +26,8 @@ function createRequest<K extends RequestOp>(ctx: RequestContext, a: WireArgs<'cr
     kind = a.agent;
   }
   const clientEnv = a.env && typeof a.env === 'object' ? (a.env as NodeJS.ProcessEnv) : undefined;
-  const cwd = typeof a.cwd === 'string' ? a.cwd : process.cwd();
+  const from = typeof a.cwdOfTab === 'string' ? ctx.state().tabs[a.cwdOfTab] : undefined;
+  const cwd = (from && tabCurrentDir(ctx, from)) || (typeof a.cwd === 'string' ? a.cwd : process.cwd());
   const given = Array.isArray(a.command) && a.command.length > 0 ? (a.command as unknown[]).map(String) : null;
   // One argument with shell syntax runs through the user's shell, as tmux does (issue 18).
   const command = given && shellWrapped(given, clientEnv?.SHELL ?? process.env.SHELL);

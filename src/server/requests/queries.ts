@@ -1,10 +1,11 @@
 // The queries, answered from the core's state without it: `sessions` (the picker), `busy` (before
 // a close, SPEC §8), `list` (`a1 tabs`) and `hostStatus`. One file: each is a few lines.
-import { isSameProcess, foregroundGroupOf } from '../../proc.js';
+import { currentDirOf, isSameProcess, foregroundGroupOf } from '../../proc.js';
 import { isBusyGlyph } from '../../status/model.js';
 import { VERSION } from '../../version.js';
 import { listingEntry, PAST_SESSIONS_LISTED, pastSessions } from '../answers.js';
 import { orderedIds } from '../core/index.js';
+import type { CoreTab } from '../core/types.js';
 import type { RequestContext, RequestHandler } from './context.js';
 
 export const sessions: RequestHandler<'sessions'> = {
@@ -28,10 +29,16 @@ export const busy: RequestHandler<'busy'> = {
   take: (ctx, a) => ({ result: { busy: isBusy(ctx, String(a.tabId)) } }),
 };
 
+/** Where the tab's shell is now (src/proc.ts currentDirOf), null when unknown. */
+export function tabCurrentDir(ctx: RequestContext, tab: CoreTab): string | null {
+  const st = ctx.liveState(tab);
+  return st?.childPid && st.childStart ? currentDirOf({ pid: st.childPid, startTime: st.childStart }) : null;
+}
+
 export const list: RequestHandler<'list'> = {
   take: (ctx) => {
     const tabs = ctx.state().tabs;
-    const listing = orderedIds(tabs).map((id) => listingEntry(tabs[id], ctx.liveState(tabs[id])));
+    const listing = orderedIds(tabs).map((id) => listingEntry(tabs[id], ctx.liveState(tabs[id]), tabCurrentDir(ctx, tabs[id])));
     return { result: { server: { pid: process.pid, epoch: ctx.epoch }, tabs: listing } };
   },
 };
