@@ -27,8 +27,7 @@ import { Overlays, type OverlaysHost } from './attach/overlays.js';
 import { StripMouse, type StripMouseHost } from './attach/stripMouse.js';
 import { Notices, tabStateNotice } from './attach/notices.js';
 import { neighbourAfterClose } from './navigation.js';
-import { dismissHint, firstRunHintText, HINT_ACTIONS, HINT_KEY, hintDismissed, hintKeysUsed, recordHintKeyUsed } from './attach/firstRunHint.js';
-import { placeHint, stripEnd, surfaceTopFor, type HintPlace } from './attach/hintPlacement.js';
+import { emptyStripHint, HintLine } from './attach/hintLine.js';
 
 /** The strip appears even for a tab whose surface never arrives. */
 const INK_LOAD_FALLBACK_MS = 300;
@@ -97,14 +96,8 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   private exitMessage: string | undefined;
   /** a1's own UI in colour: false under NO_COLOR. */
   private readonly colour: boolean;
-  /** The first-run hint's line while it shows; null once dismissed or all its keys were used. */
-  private hint: string | null = null;
-  /** The hint's keys used so far, by this launch or an earlier one. */
-  private hintUsed = new Set<ActionId>();
-  /** Where the hint goes by the strip as last laid out; its own row makes the tab shorter. */
-  private hintPlace: HintPlace | null = null;
-  /** The hint as last drawn: not beside the strip's own no-tabs line. */
-  private hintDrawn: HintPlace | null = null;
+  /** The first-run hint (set once the keymap is known). */
+  private readonly hint: HintLine;
 
   constructor(
     private readonly opts: ClientOptions,
@@ -117,7 +110,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     this.cols = stdout.columns || 80;
     this.rows = stdout.rows || 24;
     this.colour = uiColour(opts.env);
-    this.painter = new Painter(stdout, this.cols, this.rows, { props: () => this.uiProps(), overlay: () => this.overlays.overlay, hint: () => this.hintDrawn, surfaceTop: () => this.surfaceTop() }, this.colour, styledUnderlines(opts.env));
+    this.painter = new Painter(stdout, this.cols, this.rows, { props: () => this.uiProps(), overlay: () => this.overlays.overlay, hint: () => this.hint.drawn, surfaceTop: () => this.surfaceTop() }, this.colour, styledUnderlines(opts.env));
     this.control = new ControlLink(server, {
       paths: opts.paths,
       profile: opts.profile,
@@ -177,12 +170,9 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     if (loaded.problem) this.addNotice(loaded.problem);
     for (const conflict of loaded.conflicts) this.addNotice(conflict);
     if (opts.configProblem) this.addNotice(opts.configProblem);
-    if (!hintDismissed(opts.paths.stateDir)) {
-      this.hintUsed = hintKeysUsed(opts.paths.stateDir);
-      this.hint = firstRunHintText(this.keymap, this.hintUsed);
-    }
+    this.hint = new HintLine(opts.paths.stateDir, this.keymap);
     // Before the first tab's size is asked for: whether the hint takes a row from it.
-    this.relayHint(this.layoutStripNow());
+    this.hint.relay(this.cols, this.layoutStripNow());
   }
 
   async run(): Promise<number> {
@@ -238,7 +228,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   }
 
   surfaceTop(): number {
-    return surfaceTopFor(this.hintPlace);
+    return this.hint.surfaceTop();
   }
 
   strip(): StripLayout | null {
@@ -284,7 +274,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     this.cols = this.stdout.columns || this.cols;
     this.rows = this.stdout.rows || this.rows;
     // The tab's new size below already leaves the hint's row, if it has one at this width.
-    this.relayHint(this.layoutStripNow());
+    this.hint.relay(this.cols, this.layoutStripNow());
     this.painter.resize(this.cols, this.rows);
     this.viewLink.resize();
     const copyCols = this.copyMode.cols;
@@ -294,31 +284,16 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   };
 
   hintKey(): string | null {
-    return this.hint === null ? null : HINT_KEY;
+    return this.hint.key();
   }
 
   dismissHint(): void {
-    this.hint = null;
-    dismissHint(this.opts.paths.stateDir);
+    this.hint.dismiss();
     this.renderUi();
   }
 
   noteKeyUsed(action: ActionId): void {
-    if (this.hint === null || !HINT_ACTIONS.has(action) || this.hintUsed.has(action)) return;
-    this.hintUsed.add(action);
-    recordHintKeyUsed(this.opts.paths.stateDir, action);
-    const text = firstRunHintText(this.keymap, this.hintUsed);
-    if (text === null) return this.dismissHint();
-    this.hint = text;
-    this.renderUi();
-  }
-
-  /** Places the hint by `strip`; true when that moved the surface's first row. */
-  private relayHint(strip: StripLayout): boolean {
-    const top = this.surfaceTop();
-    this.hintPlace = this.hint === null ? null : placeHint(this.cols, stripEnd(strip), this.hint);
-    this.hintDrawn = strip.items.some((item) => item.kind === 'hint') ? null : this.hintPlace;
-    return this.surfaceTop() !== top;
+    if (this.hint.noteUsed(action)) this.renderUi();
   }
 
   /** The hint took or left its own row: the tab is resized to the rows left, so no program
@@ -351,10 +326,10 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     ];
     if (overlays.rename?.error) notices.unshift(overlays.rename.error);
     this.stripLayout = this.layoutStripNow();
-    if (this.relayHint(this.stripLayout)) this.onSurfaceMoved();
+    if (this.hint.relay(this.cols, this.stripLayout)) this.onSurfaceMoved();
     this.keepSpinning(this.control.tabs.some((t) => SPINNING.has(glyphFor(t))));
     const { cols, rows: surfaceRows } = this.surfaceSize();
-    return { cols, strip: this.stripLayout, theme: this.opts.config.theme, colour: this.colour, notices, hint: this.hintDrawn?.text ?? null, overlay: overlays.overlay, surfaceRows };
+    return { cols, strip: this.stripLayout, theme: this.opts.config.theme, colour: this.colour, notices, hint: this.hint.drawn?.text ?? null, overlay: overlays.overlay, surfaceRows };
   }
 
   private layoutStripNow(): StripLayout {
@@ -367,21 +342,9 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
       drag: this.stripMouse.drag,
       rename: rename ? { tabId: rename.tabId, text: rename.text, cursor: cursorOffset(rename), error: rename.error } : null,
       spinnerFrame: this.spinnerFrame,
-      emptyHint: this.emptyHint(),
+      emptyHint: emptyStripHint(this.keymap),
       numbers: this.opts.config.chipNumbers,
     });
-  }
-
-  /** After `+` with no tab left: how to open one and how to leave, as this profile binds them. */
-  private emptyHint(): string {
-    const label = (action: ActionId): string | null => {
-      const key = this.keymap.byAction.get(action)?.[0];
-      return key === undefined ? null : chordLabel(key);
-    };
-    const open = label('newTab');
-    const twice = label('detachTwice');
-    const leave = label('detach') ?? (twice && `${twice} twice`);
-    return `  no tabs · ${open ? `${open} or + opens one` : '+ opens one'}${leave ? ` · ${leave} detaches` : ''}`;
   }
 
   private keepSpinning(spinning: boolean): void {

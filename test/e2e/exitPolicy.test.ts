@@ -9,6 +9,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { e2e, KEY, listing, PROMPT_SEEN, waitForListing, waitForStrip, type E2E } from './harness.js';
 import { agentStarts, FAILED_NOTICE, listedTab, newAgentTab, useFakeAgent, viewedAgentTab, waitForNewChild, waitForStatus, waitForTabSession } from './lifecycleHarness.js';
 import { waitFor } from '../helpers/wait.js';
+import { A1_BIN } from '../helpers/pty.js';
 
 let t: E2E;
 afterEach(async () => {
@@ -59,13 +60,14 @@ describe('a shell tab', () => {
 
   it('closes at `exit` after an agent typed at its shell reported over the bridge: the agent was its guest', async () => {
     t = e2e({ closeGraceMs: 300 });
+    t.env.A1_BIN = A1_BIN;
     const a1 = t.attach();
     await a1.waitForText(PROMPT_SEEN);
     const [{ id }] = (await waitForListing(t, ['agent'])).tabs;
     const other = await newTab('--name', 'other');
     // What a hook of Claude Code typed at this shell would send.
-    a1.write('a1 status idle --name guest\r');
-    await waitFor(async () => listedTab(await listing(t), id).agent !== null, { what: 'the guest agent reported' });
+    a1.write('"$A1_BIN" status working\r');
+    await waitFor(async () => listedTab(await listing(t), id).glyph === 'working', { what: 'the guest agent reported' });
     a1.write('false\r');
     a1.write('exit\r');
     await waitFor(async () => (await listing(t)).tabs.map((x) => x.id).join() === other, { what: 'the shell tab closed' });
