@@ -16,7 +16,7 @@ import {
   waitForStrip,
   type E2E,
 } from './harness.js';
-import { A1_BIN, type PtyDriver } from '../helpers/pty.js';
+import type { PtyDriver } from '../helpers/pty.js';
 import { isAlive } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
 import { escapeRegExp } from '../helpers/regex.js';
@@ -207,13 +207,15 @@ describe('the /tabs picker', () => {
 
   it('a tab whose chip shows a glyph shows the same glyph in the picker', async () => {
     t = e2e();
-    t.env.A1_BIN = A1_BIN;
     const a1 = t.attach();
-    await withTabs(a1, ['agent', 'beta']);
-    // An agent reports from beta's shell: only an agent's exit is a crash (issue 28).
-    a1.write('"$A1_BIN" status idle --agent generic && echo reported-$((6*7))\r');
-    await a1.waitForText('reported-42');
-    // The shell crashes three times: the tab fails, and the chip shows the error glyph.
+    await withTabs(a1, ['agent']);
+    // beta is an agent tab (its program a shell): only an agent's exit is a crash (issue 28).
+    const made = await t.run('new', '--agent', 'generic', '--name', 'beta');
+    expect(made.code, made.stderr).toBe(0);
+    a1.write(KEY.nextTab);
+    await waitFor(async () => (await readStrip(a1)).viewed === 'beta', { what: 'beta viewed' });
+    await a1.waitForText(PROMPT_SEEN);
+    // Its program crashes three times: the tab fails, and the chip shows the error glyph.
     for (let i = 0; i < 3; i++) {
       const before = (await listing(t)).tabs.find((x) => x.name === 'beta')!;
       a1.write('exit 3\r');
