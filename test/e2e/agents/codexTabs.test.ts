@@ -18,7 +18,7 @@ import {
   chipGlyph,
   ensureAgents,
   INSTALL_TIMEOUT_MS,
-  submit,
+  waitForStill,
   tabEntry,
   tabPids,
   waitForEntry,
@@ -80,9 +80,22 @@ async function startCodex(a1: PtyDriver, command: string): Promise<void> {
   await a1.waitForText(READY, AGENT_WAIT_MS);
 }
 
+/** Types a prompt into the viewed Codex and submits it. The Enter goes once the screen has been
+ * still a while: Codex takes an Enter within 120 ms of a burst of typed characters for a newline
+ * in a paste (its paste_burst.rs), and a loaded machine draws late. */
+async function enter(a1: PtyDriver, prompt: string): Promise<void> {
+  await a1.flush();
+  const count = (rows: string[]) => rows.filter((r) => r.includes(prompt)).length;
+  const before = count(a1.screenText());
+  a1.write(prompt);
+  await a1.waitForScreen((rows) => count(rows) > before, AGENT_WAIT_MS, `the typed "${prompt}" on screen`);
+  await waitForStill(a1, 300);
+  a1.write('\r');
+}
+
 /** A turn in the viewed Codex: the answer on screen, and Codex's prompt back. */
 async function say(a1: PtyDriver, words: string): Promise<void> {
-  await submit(a1, `say ${words}`);
+  await enter(a1, `say ${words}`);
   await a1.waitForText(`• ${words}`, AGENT_WAIT_MS);
   await a1.waitForText(READY, AGENT_WAIT_MS);
 }
@@ -111,7 +124,7 @@ describe('codex typed by hand in shell tabs', () => {
     expect(await chipGlyph(a1, 'one')).toBe('none');
 
     // A background turn in two spins two's chip only.
-    await submit(a1, 'slow 3');
+    await enter(a1, 'slow 3');
     a1.write(KEY.prevTab);
     const seenTwo = await watchGlyphs(a1, 'two', (s) => s.includes('spinning') && s[s.length - 1] === 'done');
     expect(seenTwo).toContain('spinning');
