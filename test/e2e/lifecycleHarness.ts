@@ -112,6 +112,15 @@ export function agentTranscript(dir: string, sessionId: string): Record<string, 
   return readJsonLines(path.join(dir, `${sessionId}.jsonl`));
 }
 
+/** Waits until the session's transcript holds `count` lines and returns them: the fake agent shows
+ * a reply's last word before it appends the reply, so a reply on screen is not yet on disk. */
+export function waitForTranscript(dir: string, sessionId: string, count: number): Promise<Record<string, unknown>[]> {
+  return waitFor(() => {
+    const lines = agentTranscript(dir, sessionId);
+    return lines.length >= count ? lines : null;
+  }, { what: `${count} lines in the transcript of ${sessionId}` });
+}
+
 /** Runs `a1 sessions --json` (rows as the command declares them); a failure is thrown with what the command printed. */
 export async function sessionsOf(t: E2E): Promise<SessionRow[]> {
   const r = await t.run('sessions', '--json');

@@ -5,7 +5,6 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { e2e, KEY, listing, probeViewed, PROMPT_SEEN, readStrip, type E2E } from './harness.js';
 import {
   agentStarts,
-  agentTranscript,
   isSameAlive,
   listedTab,
   newAgentTab,
@@ -15,6 +14,7 @@ import {
   useFakeAgent,
   waitForStatus,
   waitForTabSession,
+  waitForTranscript,
   type ProcRef,
 } from './lifecycleHarness.js';
 import type { PtyDriver } from '../helpers/pty.js';
@@ -99,7 +99,7 @@ describe('sleep and wake', () => {
     expect((await readStrip(a1)).text).not.toContain('◌');
 
     await ask(a1, 'third question', 3);
-    const turns = agentTranscript(dir, sessionId);
+    const turns = await waitForTranscript(dir, sessionId, 6);
     expect(turns.filter((x) => x.role === 'user').map((x) => x.text)).toEqual(['first question', 'second question', 'third question']);
     expect(turns.filter((x) => x.role === 'agent').map((x) => x.text)).toEqual([
       'reply 1 to: first question',
@@ -132,7 +132,7 @@ describe('sleep and wake', () => {
     await a1.waitForText(`fake-agent session ${sessionId} (resumed)`);
     await waitForStatus(t, agentId, 'running');
     await ask(a1, 'after waking', 1);
-    expect(agentTranscript(dir, sessionId).map((x) => x.text)).toEqual(['after waking', 'reply 1 to: after waking']);
+    expect((await waitForTranscript(dir, sessionId, 2)).map((x) => x.text)).toEqual(['after waking', 'reply 1 to: after waking']);
   });
 
   it('a1 tabs sleep on a plain shell tab exits 1 with the reason; the tab keeps running', async () => {

@@ -139,7 +139,8 @@ describe('codex typed by hand in shell tabs', () => {
     await waitFor(() => tabPids(one).length === 0, { what: 'every process of tab one gone' });
     await a1.waitForText(READY, AGENT_WAIT_MS);
     await say(a1, 'two still answers');
-    expect((await tabEntry(w.t, two)).agent).toMatchObject({ state: 'idle', sessionId: sessionTwo });
+    // Codex draws its answer before its Stop hook reports: the chip settles a moment later.
+    expect(await idleSession(w, two, 'two idle again after its turn')).toBe(sessionTwo);
   });
 
   it('a Codex that bypasses the shim and shares an app-server: nothing that server runs speaks for the tab that started it, and closing that tab leaves the server to the other', async () => {
@@ -193,7 +194,7 @@ describe('codex typed by hand in shell tabs', () => {
     await a1.waitForScreen((rows) => rows.some((row) => row.includes('• before the kill')) && rows.some((row) => row.includes(READY)), AGENT_WAIT_MS, 'the resumed conversation at its prompt');
     expect(a1.screenText().join('\n')).not.toContain(HELD_ELSEWHERE);
     await say(a1, 'after the kill');
-    expect((await tabEntry(w.t, id)).agent).toMatchObject({ state: 'idle', sessionId: session });
+    expect(await idleSession(w, id, 'cx idle again after its turn')).toBe(session);
   });
 });
 
