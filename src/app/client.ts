@@ -15,7 +15,7 @@ import { glyphFor } from './ui/chip.js';
 import type { UiProps } from './ui/Ui.js';
 import { chordLabel } from './overlays/hotkeys.js';
 import { cursorOffset } from './overlays/lineEditor.js';
-import { DisposableStore, toDisposable } from './lifecycle.js';
+import { DisposableStore, toDisposable } from '../disposable.js';
 import { surfaceRowsOf } from './attach/geometry.js';
 import type { ClientOps } from './attach/actions.js';
 import { ClientInput, type InputHost } from './attach/input.js';

@@ -6,7 +6,7 @@ import type { Paths } from '../../paths.js';
 import type { ControlToClient, TabInfo } from '../../protocol/messages.js';
 import { unhandled } from '../../protocol/schema.js';
 import type { InputEvent } from '../../input/events.js';
-import type { Disposable } from '../lifecycle.js';
+import type { Disposable } from '../../disposable.js';
 
 /** Server restarts a client makes on its own within a minute before it shows a stopped state. */
 const AUTO_STARTS_PER_MINUTE = 3;

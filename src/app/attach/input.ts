@@ -8,7 +8,7 @@ import { INITIAL_DETACH_STATE } from '../../keymap/detach.js';
 import { chordTimeout, CHORD_TIMEOUT_MS, NO_CHORD } from '../../keymap/chords.js';
 import type { ActionId } from '../../keymap/actions.js';
 import { keyboardReply, type OuterTerminal } from '../outerTerminal.js';
-import { Timer, type Disposable } from '../lifecycle.js';
+import { Timer, type Disposable } from '../../disposable.js';
 import { runAction, type ClientOps } from './actions.js';
 import type { Painter } from './painter.js';
 import type { StripMouse } from './stripMouse.js';

@@ -7,7 +7,7 @@ import { DEFAULT_COLOR, type SurfacePatch } from '../../surface/types.js';
 import type { InkLayer } from '../inkLayer.js';
 import type { UiProps } from '../ui/Ui.js';
 import { overlayLeft, overlaySize, type Overlay } from '../ui/overlayLayout.js';
-import type { Disposable } from '../lifecycle.js';
+import type { Disposable } from '../../disposable.js';
 import { OVERLAY_TOP_GAP, STRIP_ROWS, surfaceRowsOf } from './geometry.js';
 import type { HintPlace } from './hintPlacement.js';
 import { textWidth } from '../strip/width.js';

@@ -8,7 +8,7 @@ import { chipMenu, tabsMenu } from '../overlays/menu.js';
 import { dropIndexAt, hitTest, itemAt, type StripLayout, type StripTarget } from '../strip/layout.js';
 import { glyphText } from '../../status/glyphs.js';
 import { glyphFor } from '../ui/chip.js';
-import type { Disposable } from '../lifecycle.js';
+import type { Disposable } from '../../disposable.js';
 import type { ClientOps } from './actions.js';
 import { STRIP_ROWS } from './geometry.js';
 

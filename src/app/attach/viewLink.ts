@@ -6,7 +6,7 @@ import type { Ticket } from '../../security.js';
 import type { InputEvent } from '../../input/events.js';
 import { HolderView } from '../holderView.js';
 import { INPUT_REFUSALS, NOT_ACCEPTING_NOTICE } from '../inputRefusals.js';
-import type { Disposable } from '../lifecycle.js';
+import type { Disposable } from '../../disposable.js';
 import type { ControlLink } from './controlLink.js';
 import { sameBesidesTitle } from './controlLink.js';
 import type { CopyModeEffects } from './copyModeEffects.js';

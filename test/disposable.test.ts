@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DisposableStore, Timer, toDisposable } from '../../src/app/lifecycle.js';
+import { DisposableStore, Timer, toDisposable } from '../src/disposable.js';
 
 describe('DisposableStore', () => {
   it('disposes what it holds once, in the order it was added', () => {
