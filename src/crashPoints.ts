@@ -16,6 +16,8 @@
 //   holder.setController       sending a controller transfer to a holder
 //   holder.terminate           sending a holder its terminate command (close, sleep, host stop)
 //   server.ready               reporting ready to the launching client (status pipe, fd 3)
+//   atomicWrite.rename         renaming a complete, synced temp file over the file it replaces
+//                              (src/atomicWrite.ts), in whichever process writes it
 // Resume-record writes are registry.putResumeRecord.
 
 const MUTATIONS = [
@@ -45,12 +47,14 @@ const STEPS = [
   'holder.setController',
   'holder.terminate',
   'server.ready',
+  'atomicWrite.rename',
 ] as const;
 
 export type CrashStep = (typeof STEPS)[number];
 export type CrashPointName = `${CrashStep}.${'before' | 'after'}`;
 
-/** Every crash point, in the order a server meets them on a start followed by a mutation. */
+/** Every crash point, in the order a server meets them on a start followed by a mutation; last,
+ * the atomic write's, which any process may meet at any time. */
 export const CRASH_POINTS: readonly CrashPointName[] = STEPS.flatMap((s) => [`${s}.before`, `${s}.after`] as CrashPointName[]);
 
 /** The environment variable a test sets to `<point>` or `<point>#<n>`. */

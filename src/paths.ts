@@ -18,7 +18,8 @@ const SOCKET_DIR_HASH_HEX = 16;
 const LAST_RESORT_TMP = '/tmp';
 
 const PRIVATE_DIR_MODE = 0o700;
-const PRIVATE_FILE_MODE = 0o600;
+/** Owner-only: what a1 keeps about a user's sessions is nobody else's to read. */
+export const PRIVATE_FILE_MODE = 0o600;
 /** Group- or other-writable: someone else could swap what a1 finds there. */
 const FOREIGN_WRITE_BITS = 0o022;
 
@@ -267,25 +268,6 @@ function checkOwnDir(dir: string): void {
   // The umask may have left it short of 0700, or an older tool or a person opened it up to
   // readers: it is ours and safe, so make it exactly owner-only.
   if ((st.mode & 0o777) !== PRIVATE_DIR_MODE) fs.chmodSync(dir, PRIVATE_DIR_MODE);
-}
-
-/** Writes `data` to `file` atomically (a 0600 temp file, fsync, rename): readers see the old
- * content or the new, never a torn file, even if this process is killed midway. */
-export function writePrivateFile(file: string, data: string | Uint8Array): void {
-  const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  let fd: number | null = fs.openSync(temp, 'wx', PRIVATE_FILE_MODE);
-  try {
-    fs.fchmodSync(fd, PRIVATE_FILE_MODE);
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fd = null;
-    fs.renameSync(temp, file);
-  } catch (error) {
-    if (fd !== null) fs.closeSync(fd);
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
 }
 
 /** Where a1's command shims live beside its entry (bin/a1 → bin/shims): the first directory on a

@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fsyncDir } from './atomicWrite.js';
 
 /** 256 bits: the size of an HMAC-SHA256 key, so deriving keys loses no strength. */
 export const CREDENTIAL_BYTES = 32;
@@ -80,7 +81,7 @@ function loadOrCreateCredential(file: string): Buffer {
 }
 
 /** Writes `value` to a private temp file and links it into place, unless the file exists (another
- * process won: its value stands). */
+ * process won: its value stands). Not writeFileAtomic: a rename would replace the winner's value. */
 function writeCredential(file: string, value: Buffer): void {
   const temp = `${file}.${process.pid}.${randomBase32(ID_CHARS)}.tmp`;
   const fd = fs.openSync(
@@ -98,6 +99,7 @@ function writeCredential(file: string, value: Buffer): void {
     }
     try {
       fs.linkSync(temp, file);
+      fsyncDir(path.dirname(file));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }

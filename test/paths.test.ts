@@ -13,8 +13,8 @@ import {
   parseSocketName,
   resolvePaths,
   validateProfileName,
-  writePrivateFile,
 } from '../src/paths.js';
+import { modeOf, withUmask } from './helpers/fileModes.js';
 
 const isRoot = process.getuid?.() === 0;
 /** The conventional unprivileged "nobody" uid: certainly not the uid running the tests. */
@@ -27,17 +27,6 @@ beforeEach(() => {
 afterEach(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
-
-function withUmask<T>(mask: number, fn: () => T): T {
-  const old = process.umask(mask);
-  try {
-    return fn();
-  } finally {
-    process.umask(old);
-  }
-}
 
 function expectUnsafe(fn: () => void, pathNamed: string): void {
   let caught: unknown;
@@ -268,26 +257,5 @@ describe('ensurePrivateDir', () => {
 
   it('requires the root to be an ancestor', () => {
     expect(() => ensurePrivateDir(path.join(tmp, 'a'), path.join(tmp, 'b'))).toThrow(/not an ancestor/);
-  });
-});
-
-describe('writePrivateFile', () => {
-  it('writes 0600 whatever the umask and replaces the old content atomically', () => {
-    const file = path.join(tmp, 'f.json');
-    fs.writeFileSync(file, 'old');
-    fs.chmodSync(file, 0o644);
-    withUmask(0o000, () => writePrivateFile(file, '{"new":true}'));
-    expect(fs.readFileSync(file, 'utf8')).toBe('{"new":true}');
-    expect(modeOf(file)).toBe(0o600);
-    writePrivateFile(file, Buffer.from([1, 2, 3]));
-    expect([...fs.readFileSync(file)]).toEqual([1, 2, 3]);
-    expect(fs.readdirSync(tmp)).toEqual(['f.json']);
-  });
-
-  it('leaves no temp file behind when the rename fails', () => {
-    const target = path.join(tmp, 'dir-in-the-way');
-    fs.mkdirSync(path.join(target, 'child'), { recursive: true });
-    expect(() => writePrivateFile(target, 'x')).toThrow();
-    expect(fs.readdirSync(tmp)).toEqual(['dir-in-the-way']);
   });
 });

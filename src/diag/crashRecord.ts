@@ -8,7 +8,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { allowlistFields, allowedValue, ENVELOPE_FIELDS, type LogEntry, type LogFields, type LogValue } from '../log.js';
-import { writePrivateFile } from '../paths.js';
+import { writeFileAtomic } from '../atomicWrite.js';
+import { PRIVATE_FILE_MODE } from '../paths.js';
 
 /** Enough to see a pattern in a crash loop; the oldest go first. */
 export const MAX_CRASH_RECORDS = 50;
@@ -116,7 +117,7 @@ export function writeCrashRecord(dir: string, input: CrashRecordInput, opts: Pru
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     pruneCrashRecords(dir, at.getTime(), { ...opts, maxCount: (opts.maxCount ?? MAX_CRASH_RECORDS) - 1 });
     const file = path.join(dir, crashRecordName(record.at, record.role, record.pid, crypto.randomBytes(3).toString('hex')));
-    writePrivateFile(file, JSON.stringify(record, null, 1) + '\n');
+    writeFileAtomic(file, JSON.stringify(record, null, 1) + '\n', { mode: PRIVATE_FILE_MODE });
     return file;
   } catch {
     return null;

@@ -18,6 +18,7 @@
 //    crash record (reason `holder-timeout`). Holders still measure and log their stalls.
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import { atomicWriteSteps, fsyncDirWith } from '../atomicWrite.js';
 import { crashRecordName, recordEvent } from './crashRecord.js';
 import type { DiagContext } from './crashHandlers.js';
 
@@ -152,8 +153,8 @@ export function startWatchdog(opts: WatchdogOptions): Watchdog {
   };
 }
 
-/** The worker: CommonJS source, since an eval worker is a script; the two pure functions it
- * needs are copied in from their source so there is one definition of each. */
+/** The worker: CommonJS source, since an eval worker is a script; the functions it needs are
+ * copied in from their source so there is one definition of each. */
 const WORKER_SOURCE = `
 'use strict';
 const { parentPort, workerData: d } = require('node:worker_threads');
@@ -163,6 +164,9 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const judge = (${judgeBlocked.toString()});
 const recordName = (${crashRecordName.toString()});
+const fsyncDirWith = (${fsyncDirWith.toString()});
+const atomicWrite = (${atomicWriteSteps.toString()});
+const io = { fs, path, crypto, crashPoint: () => {}, fsyncDir: (dir) => fsyncDirWith(fs, dir) };
 const beats = new Int32Array(d.beats);
 let events = d.events;
 parentPort.on('message', (m) => { events = m.events; });
@@ -178,12 +182,7 @@ const timer = setInterval(() => {
   try {
     fs.mkdirSync(d.crashDir, { recursive: true, mode: 0o700 });
     const file = path.join(d.crashDir, recordName(at, d.role, d.pid, crypto.randomBytes(3).toString('hex')));
-    const temp = file + '.tmp';
-    const fd = fs.openSync(temp, 'wx', 0o600);
-    fs.writeFileSync(fd, JSON.stringify(record, null, 1) + '\\n');
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fs.renameSync(temp, file);
+    atomicWrite(io, file, JSON.stringify(record, null, 1) + '\\n', 0o600);
   } catch {}
   try {
     const line = { at, pid: d.pid, level: 'error', role: d.role, event: 'watchdog-kill', ...detail };

@@ -1,8 +1,9 @@
 // The last screen of a child that exited or failed, with bounded scrollback, kept in an
 // owner-only recovery file for a week (SPEC §4, §10). Recovery files are sensitive: they hold
 // terminal content, so nothing else (logs, doctor bundles) ever reads them.
-import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../atomicWrite.js';
+import { PRIVATE_FILE_MODE } from '../paths.js';
 
 /** Lines of history kept with the last screen. */
 export const RECOVERY_SCROLLBACK_LINES = 2_000;
@@ -25,9 +26,7 @@ export function recoveryFile(dir: string, tabId: string, childInc: string): stri
   return path.join(dir, `${tabId}-${childInc}.txt`);
 }
 
-/** Written with mode 0600 through a temporary name, so a reader never sees half a file. */
+/** Owner-only, and atomic: a reader, or a holder killed midway, never leaves half a file. */
 export function writeRecoveryFile(file: string, text: string): void {
-  const tmp = `${file}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writeFileAtomic(file, text, { mode: PRIVATE_FILE_MODE });
 }

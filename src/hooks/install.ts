@@ -7,8 +7,8 @@
 // those when they end up empty and nothing the user made.
 import fs from 'node:fs';
 import path from 'node:path';
-import crypto from 'node:crypto';
-import { ensurePrivateDir, resolvePaths, writePrivateFile } from '../paths.js';
+import { writeFileAtomic } from '../atomicWrite.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, resolvePaths } from '../paths.js';
 import {
   HookFileError,
   hasOurHooks,
@@ -90,7 +90,6 @@ const CODEX_HOOK_TIMEOUT_SECONDS = 3;
 /** What `a1 status --hook` is told when Codex's notify program runs (payload is the last argument). */
 export const CODEX_NOTIFY_EVENT = 'notify';
 
-const NEW_FILE_MODE = 0o600;
 const NEW_DIR_MODE = 0o700;
 const RECORD_FILE = 'hooks-installed.json';
 
@@ -172,7 +171,7 @@ export function installHooks(agent: HookAgent, opts: HookOptions): HookChange[] 
   } else {
     const next = setNotify(configText ?? '', wanted);
     if (configText === null) record.update(configFile, (r) => ({ ...r, file: true }));
-    writeAtomic(configFile, next);
+    rewriteAgentFile(configFile, next);
     notifyChange = { file: configFile, changed: true, message: `Set a1 as the notify program in ${configFile}.` };
   }
   return [hooksChange, notifyChange];
@@ -195,7 +194,7 @@ export function uninstallHooks(agent: HookAgent, opts: HookOptions): HookChange[
   } else {
     const next = removeNotify(configText);
     if (next === '' && record.get(configFile).file) fs.rmSync(configFile, { force: true });
-    else writeAtomic(configFile, next);
+    else rewriteAgentFile(configFile, next);
     record.forget(configFile);
     notifyChange = { file: configFile, changed: true, message: `Removed a1's notify program from ${configFile}.` };
   }
@@ -217,7 +216,7 @@ function installJsonFile(
   if (text === null || result.created.length > 0) {
     record.update(file, (r) => ({ file: r.file || text === null, keys: [...new Set([...r.keys, ...result.created])] }));
   }
-  writeAtomic(file, result.text);
+  rewriteAgentFile(file, result.text);
   return { file, changed: true, message: `Added a1's hooks for ${entries.length} ${agentName} events to ${file}.` };
 }
 
@@ -229,7 +228,7 @@ function uninstallJsonFile(file: string, isOurs: (command: string) => boolean, r
   const created = record.get(file);
   const next = guard(file, () => uninstallJsonHooks(text, isOurs, new Set(created.keys)));
   if (created.file && isEmptyObjectText(next)) fs.rmSync(file, { force: true });
-  else writeAtomic(file, next);
+  else rewriteAgentFile(file, next);
   record.forget(file);
   return { file, changed: true, message: `Removed a1's hooks from ${file}.` };
 }
@@ -267,34 +266,24 @@ function readText(file: string): string | null {
   }
 }
 
-/** Temp file + rename in the same directory, keeping the file's mode; through a symlink (dotfile
- * managers link settings files) the link's target is rewritten and the link stays. */
-function writeAtomic(file: string, text: string): void {
+/** Atomic, keeping the file's mode; through a symlink (dotfile managers link settings files) the
+ * link's target is rewritten and the link stays. */
+function rewriteAgentFile(file: string, text: string): void {
   let target = file;
   try {
     target = fs.realpathSync(file);
   } catch {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: NEW_DIR_MODE });
   }
-  let mode = NEW_FILE_MODE;
+  let mode = PRIVATE_FILE_MODE;
   try {
     mode = fs.statSync(target).mode & 0o7777;
   } catch {
     // A new file.
   }
-  const temp = `${target}.a1-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
   try {
-    const fd = fs.openSync(temp, 'wx', mode);
-    try {
-      fs.fchmodSync(fd, mode);
-      fs.writeFileSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, target);
+    writeFileAtomic(target, text, { mode });
   } catch (error) {
-    fs.rmSync(temp, { force: true });
     throw new HookInstallError(`${file} cannot be written: ${(error as Error).message}.`);
   }
 }
@@ -352,6 +341,6 @@ class InstallRecord {
 
   private write(all: Record<string, FileRecord>): void {
     ensurePrivateDir(path.dirname(this.file), this.root);
-    writePrivateFile(this.file, `${JSON.stringify(all, null, 2)}\n`);
+    writeFileAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   }
 }

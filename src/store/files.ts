@@ -30,16 +30,6 @@ export function ensurePrivateDir(dir: string): void {
   fs.chmodSync(dir, PRIVATE_DIR_MODE);
 }
 
-/** Makes a rename or unlink inside `dir` durable. */
-export function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 export function fsyncFile(file: string): void {
   const fd = fs.openSync(file, 'r+');
   try {

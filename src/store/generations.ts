@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { ensurePrivateDir, fsyncDir, fsyncFile, PRIVATE_FILE_MODE } from './files.js';
+import { fsyncDir } from '../atomicWrite.js';
+import { ensurePrivateDir, fsyncFile, PRIVATE_FILE_MODE } from './files.js';
 import { checkDatabaseFile, removeStaleScratch } from './integrity.js';
 
 /**

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RegistryBlockedError } from './errors.js';
-import { copyPrivateFile, fsyncDir } from './files.js';
+import { fsyncDir } from '../atomicWrite.js';
+import { copyPrivateFile } from './files.js';
 import { listGenerations, type Generation } from './generations.js';
 import { checkDatabaseFile, type DatabaseHealth } from './integrity.js';
 import { backupsPath, registryPath, WAL_SUFFIXES } from './layout.js';

@@ -88,9 +88,7 @@ export function snapshotDir(dir: string): Record<string, string> {
   return snapshot;
 }
 
-export function modeOf(file: string): number {
-  return fs.statSync(file).mode & 0o777;
-}
+export { modeOf } from '../helpers/fileModes.js';
 
 /**
  * Bundles src/store/registry.ts into `outDir` as one ES module. better-sqlite3 stays external,
