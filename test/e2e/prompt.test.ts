@@ -9,6 +9,7 @@ import { COMMANDS, commandUsage } from '../../src/app/overlays/commands.js';
 import { escapeRegExp } from '../helpers/regex.js';
 
 const ESC = '\x1b';
+const END = '\x1b[F';
 const PICKER = /type to filter · Enter views · Esc closes/;
 const HOTKEYS = /Keys and commands · ↑↓ scroll · Esc closes/;
 
@@ -94,9 +95,9 @@ describe('the command prompt', () => {
     await waitForGone(a1, PICKER, 'the picker closed');
     await openEmptied(a1);
     a1.write('/n\t');
-    await waitForBelow(a1, /│ \/new-tab +\/name +│/, 'Tab listing /new-tab and /name');
+    await waitForBelow(a1, /│ \/new-tab +\/next-tab +\/name +│/, 'Tab listing /new-tab, /next-tab and /name');
     a1.write('\r');
-    const rows = await waitForBelow(a1, /ambiguous: \/n could be \/new-tab, \/name/, 'the ambiguous-prefix error');
+    const rows = await waitForBelow(a1, /ambiguous: \/n could be \/new-tab, \/next-tab, \/name/, 'the ambiguous-prefix error');
     expect(rows.join('\n')).not.toMatch(/Unknown command/);
     // The prompt stays open with the line; nothing ran.
     expect(rows.slice(1).some((l) => promptRow('/n').test(l))).toBe(true);
@@ -134,11 +135,14 @@ describe('the command prompt', () => {
     for (const typed of ['/help', '/?']) {
       await openEmptied(a1);
       a1.write(`${typed}\r`);
-      // Every command on one line of its own (from the table), then the keys, from the effective keymap.
+      // Every command on one line of its own (from the table), with the keys that run it.
       const listed = (contents: string[]) =>
         COMMANDS.every((c) => contents.filter((r) => r.startsWith(`${commandUsage(c)} `) && r.includes(c.description)).length === 1) &&
-        contents.some((r) => /^Alt\+; +Open the command prompt/.test(r));
+        contents.some((r) => /^\/command-prompt +Open the command prompt · Alt\+;/.test(r));
       await a1.waitForScreen((lines) => lines.slice(1).some((l) => HOTKEYS.test(l)) && listed(boxContents(lines)), undefined, `the help list opened by ${typed}`);
+      // Then the keys, from the effective keymap, further down the list.
+      a1.write(END);
+      await a1.waitForScreen((lines) => boxContents(lines).some((r) => /^Alt\+; +Open the command prompt/.test(r)), undefined, `the keys at the end of ${typed}`);
       a1.write(ESC);
       await waitForGone(a1, HOTKEYS, 'the help list closed');
     }

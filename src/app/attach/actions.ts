@@ -1,10 +1,11 @@
-// What a1's shortcuts and prompt commands do, one handler each. The tables are exhaustive over
-// the keymap's actions and the prompt's commands: an action or command without a handler does
-// not compile.
+// What a1's prompt commands do, one handler each, and the keys that run them: every keymap
+// action declares its command (keymap/actions.ts), so a key and its command do the same thing by
+// construction. The table is exhaustive over the prompt's commands: a command without a handler
+// does not compile.
 import { ServerError } from '../../serverClient.js';
-import type { ActionId } from '../../keymap/actions.js';
+import { ACTIONS, type ActionId } from '../../keymap/actions.js';
 import type { Keymap } from '../../keymap/keys.js';
-import type { Command, CommandName } from '../overlays/commands.js';
+import { parseCommand, type Command, type CommandName } from '../overlays/commands.js';
 import { OPEN_PROMPT } from '../overlays/prompt.js';
 import { openHotkeys, openHelp } from '../overlays/hotkeys.js';
 import { jumpTab, moveIndex, stepTab } from '../navigation.js';
@@ -33,64 +34,11 @@ export interface ClientOps {
   finish(code: number, message?: string): void;
 }
 
-type ActionHandler = (c: ClientOps) => void | Promise<void>;
-
 const order = (c: ClientOps): string[] => c.control.tabs.map((t) => t.id);
-const jump =
-  (n: number): ActionHandler =>
-  (c) =>
-    c.switchTo(jumpTab(order(c), n));
 const step =
-  (by: 1 | -1): ActionHandler =>
-  (c) =>
+  (by: 1 | -1) =>
+  (c: ClientOps): void =>
     c.switchTo(stepTab(order(c), c.viewed(), by));
-const move =
-  (by: 1 | -1): ActionHandler =>
-  async (c) => {
-    const viewed = c.viewed();
-    const to = moveIndex(order(c), viewed, by);
-    if (to !== null && viewed) await c.control.request('reorder', { tabId: viewed, toIndex: to, expectedRev: c.control.rev });
-  };
-/** Keys the router settles before any action runs (routeEvents). */
-const routed: ActionHandler = () => undefined;
-
-export const ACTION_HANDLERS: Readonly<Record<ActionId, ActionHandler>> = {
-  newTab: (c) => newTab(c, {}),
-  nextTab: step(1),
-  prevTab: step(-1),
-  jump1: jump(1),
-  jump2: jump(2),
-  jump3: jump(3),
-  jump4: jump(4),
-  jump5: jump(5),
-  jump6: jump(6),
-  jump7: jump(7),
-  jump8: jump(8),
-  jump9: jump(9),
-  jump10: jump(10),
-  moveTabRight: move(1),
-  moveTabLeft: move(-1),
-  rename: (c) => c.overlays.startRenaming(c.viewed()),
-  closeTab: (c) => closeTab(c, c.viewed()),
-  tabsPicker: (c) => c.overlays.openTabsPicker(),
-  commandPrompt: (c) => c.overlays.open({ kind: 'prompt', state: OPEN_PROMPT }),
-  takeControl: async (c) => {
-    const viewed = c.viewed();
-    if (viewed) await c.control.request('claim', { tabId: viewed, force: true });
-  },
-  copyMode: (c) => c.copyMode.enter(0),
-  detach: routed,
-  detachTwice: routed,
-  sendPrefix: routed,
-};
-
-export async function runAction(c: ClientOps, action: ActionId): Promise<void> {
-  try {
-    await ACTION_HANDLERS[action](c);
-  } catch (err) {
-    c.addNotice(err instanceof ServerError ? err.message : 'That did not work.');
-  }
-}
 
 type CommandHandlers = { readonly [K in CommandName]: (c: ClientOps, command: Extract<Command, { name: K }>) => void | Promise<void> };
 
@@ -105,13 +53,25 @@ const onViewed =
 export const COMMAND_HANDLERS: CommandHandlers = {
   tabs: (c) => c.overlays.openTabsPicker(),
   'new-tab': (c, command) => newTab(c, { name: command.arg ?? undefined }),
+  'next-tab': step(1),
+  'previous-tab': step(-1),
+  'view-tab': (c, command) => c.switchTo(jumpTab(order(c), command.arg)),
+  'move-tab': async (c, command) => {
+    const viewed = c.viewed();
+    const to = moveIndex(order(c), viewed, command.arg === 'right' ? 1 : -1);
+    if (to !== null && viewed) await c.control.request('reorder', { tabId: viewed, toIndex: to, expectedRev: c.control.rev });
+  },
   name: async (c, command) => {
     const viewed = c.viewed();
     if (viewed) await c.control.request('rename', { tabId: viewed, name: command.arg, expectedRev: c.control.rev });
   },
+  'edit-name': (c) => c.overlays.startRenaming(c.viewed()),
   close: (c) => closeTab(c, c.viewed()),
   sleep: onViewed((c, tabId) => c.control.request('sleep', { tabId })),
   restart: onViewed((c, tabId) => c.control.request('restart', { tabId, fresh: false, force: true })),
+  control: onViewed((c, tabId) => c.control.request('claim', { tabId, force: true })),
+  'copy-mode': (c) => c.copyMode.enter(0),
+  'command-prompt': (c) => c.overlays.open({ kind: 'prompt', state: OPEN_PROMPT }),
   detach: (c) => c.detachClient(),
   quit: (c) => c.detachClient(),
   'quit-all': (c) => quitAll(c, false),
@@ -119,12 +79,29 @@ export const COMMAND_HANDLERS: CommandHandlers = {
   help: (c) => c.overlays.open({ kind: 'hotkeys', state: openHelp(c.keymap) }),
 };
 
-export async function runCommand(c: ClientOps, command: Command): Promise<void> {
+/** Each key's command, parsed once at load: a key runs exactly what its command typed at the
+ * prompt runs. A declared command that does not parse is a programming error, caught here. */
+export const ACTION_COMMANDS: Readonly<Record<ActionId, Command | null>> = Object.fromEntries(
+  ACTIONS.map((a) => {
+    if (a.command === null) return [a.id, null];
+    const parsed = parseCommand(a.command);
+    if (!parsed.ok) throw new Error(`the key action ${a.id} runs "${a.command}", which does not parse: ${parsed.error}`);
+    return [a.id, parsed.command];
+  }),
+) as Record<ActionId, Command | null>;
+
+/** A key's action: its command, or nothing for the keys the input router settles itself. */
+export async function runAction(c: ClientOps, action: ActionId): Promise<void> {
+  const command = ACTION_COMMANDS[action];
+  if (command) await runCommand(c, command, 'That did not work.');
+}
+
+export async function runCommand(c: ClientOps, command: Command, failed = 'That command did not work.'): Promise<void> {
   const handler = COMMAND_HANDLERS[command.name] as (c: ClientOps, command: Command) => void | Promise<void>;
   try {
     await handler(c, command);
   } catch (err) {
-    c.addNotice(err instanceof ServerError ? err.message : 'That command did not work.');
+    c.addNotice(err instanceof ServerError ? err.message : failed);
   }
 }
 

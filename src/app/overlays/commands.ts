@@ -1,29 +1,45 @@
 // The command prompt's commands (Alt+;, SPEC §8), declared once: name, argument and
-// description. Parsing, completion, usage lines, /help and suggestions derive from this table.
-// As in tmux, a command may be typed as any prefix that names only it (`/re` runs /restart), and
+// description. Parsing, completion, usage lines, /help and suggestions derive from this table,
+// and every key of the keymap runs one of these commands (keymap/actions.ts `command`, as tmux
+// binds keys to commands): one vocabulary for what a person can ask of a1.
+// As in tmux, a command may be typed as any prefix that names only it (`/res` runs /restart), and
 // the leading `/` is optional (`/tabs` and `tabs` are the same).
 import { validateTabName } from '../../tabName.js';
+
+/** What an argument is: a tab name (the rest of the line, checked by validateTabName), a tab's
+ * position in the strip (1 is the first), or a side. */
+type ArgKind = 'tabName' | 'tabNumber' | 'side';
 
 interface ArgSpec {
   /** How the usage line names the argument. */
   readonly label: string;
   readonly required: boolean;
+  readonly kind: ArgKind;
 }
 
 export interface CommandSpec {
   readonly name: string;
-  /** Every argument is a tab name: the rest of the line, checked by validateTabName. */
   readonly arg: ArgSpec | null;
   readonly description: string;
 }
 
+const TAB_NAME = { label: 'name', kind: 'tabName' } as const;
+
 export const COMMANDS = [
   { name: 'tabs', arg: null, description: 'Pick a tab to view' },
-  { name: 'new-tab', arg: { label: 'name', required: false }, description: 'Open a new tab' },
-  { name: 'name', arg: { label: 'name', required: true }, description: 'Rename the viewed tab' },
+  { name: 'new-tab', arg: { ...TAB_NAME, required: false }, description: 'Open a new tab' },
+  { name: 'next-tab', arg: null, description: 'View the next tab (wraps)' },
+  { name: 'previous-tab', arg: null, description: 'View the previous tab (wraps)' },
+  { name: 'view-tab', arg: { label: 'number', required: true, kind: 'tabNumber' }, description: 'View the tab at this place in the strip' },
+  { name: 'move-tab', arg: { label: 'left|right', required: true, kind: 'side' }, description: 'Move the viewed tab one place left or right' },
+  { name: 'name', arg: { ...TAB_NAME, required: true }, description: 'Rename the viewed tab' },
+  { name: 'edit-name', arg: null, description: 'Edit the viewed tab\'s name on its chip' },
   { name: 'close', arg: null, description: 'Close the viewed tab' },
   { name: 'sleep', arg: null, description: 'Checkpoint the viewed tab and stop it' },
   { name: 'restart', arg: null, description: 'Restart the viewed tab\'s program, resuming its session' },
+  { name: 'control', arg: null, description: 'Take control of the viewed tab from another client' },
+  { name: 'copy-mode', arg: null, description: 'Enter copy mode (q or Esc returns to live)' },
+  { name: 'command-prompt', arg: null, description: 'Open the command prompt' },
   { name: 'detach', arg: null, description: 'Detach this client; nothing reaches the tab, tabs keep running' },
   { name: 'quit', arg: null, description: 'Detach this client; tabs keep running' },
   { name: 'quit-all', arg: null, description: 'Stop every tab, then detach' },
@@ -34,13 +50,18 @@ export const COMMANDS = [
 type Spec = (typeof COMMANDS)[number];
 export type CommandName = Spec['name'];
 
+/** An argument's value by its kind. */
+type ArgValue<A> = A extends { kind: 'tabNumber' } ? number : A extends { kind: 'side' } ? Side : string;
+
+export type Side = 'left' | 'right';
+
 type ArgField<S extends Spec> = S['arg'] extends { required: true }
-  ? { arg: string }
+  ? { arg: ArgValue<S['arg']> }
   : S['arg'] extends { required: false }
-    ? { arg: string | null }
+    ? { arg: ArgValue<S['arg']> | null }
     : unknown;
 
-/** A parsed command: its name, and its argument (a valid tab name) when it takes one. */
+/** A parsed command: its name, and its argument (a valid tab name, a tab number or a side) when it takes one. */
 export type Command = Spec extends infer S ? (S extends Spec ? { name: S['name'] } & ArgField<S> : never) : never;
 
 export type ParsedCommand = { ok: true; command: Command } | { ok: false; error: string };
@@ -135,9 +156,32 @@ export function parseCommand(line: string): ParsedCommand {
     if (spec.arg.required) return { ok: false, error: `/${spec.name} needs a ${spec.arg.label}: ${commandUsage(spec)}.` };
     return { ok: true, command: { name: spec.name, arg: null } as Command };
   }
-  const verdict = validateTabName(rest);
-  if (!verdict.ok) return { ok: false, error: verdict.reason };
-  return { ok: true, command: { name: spec.name, arg: verdict.name } as Command };
+  const arg = parseArg(spec, spec.arg, rest);
+  if (!arg.ok) return arg;
+  return { ok: true, command: { name: spec.name, arg: arg.value } as Command };
+}
+
+/** Tab numbers as the strip counts them; past the last tab the view stays, as Alt+9 does. */
+const TAB_NUMBER_MAX = 999;
+const SIDES: readonly Side[] = ['left', 'right'];
+
+function parseArg(spec: CommandSpec, arg: ArgSpec, text: string): { ok: true; value: string | number } | { ok: false; error: string } {
+  switch (arg.kind) {
+    case 'tabName': {
+      const verdict = validateTabName(text);
+      return verdict.ok ? { ok: true, value: verdict.name } : { ok: false, error: verdict.reason };
+    }
+    case 'tabNumber': {
+      const n = /^\d+$/.test(text) ? Number(text) : NaN;
+      if (n >= 1 && n <= TAB_NUMBER_MAX) return { ok: true, value: n };
+      return { ok: false, error: `/${spec.name} takes a tab's number, 1 for the first: ${commandUsage(spec)}.` };
+    }
+    case 'side': {
+      const side = text.toLowerCase();
+      if ((SIDES as readonly string[]).includes(side)) return { ok: true, value: side };
+      return { ok: false, error: `/${spec.name} takes left or right: ${commandUsage(spec)}.` };
+    }
+  }
 }
 
 /** What Tab does to a prompt line whose cursor is at its end. */

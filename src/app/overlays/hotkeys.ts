@@ -1,6 +1,7 @@
 // /hotkeys: everything a person can press or type to a1, derived from the declared lists: the
 // effective key bindings (defaults with the user's keybindings.json applied) with their action
-// ids, in ACTIONS order; copy mode's keys (COPY_MODE_KEYS); the prompt's commands (COMMANDS).
+// ids, in ACTIONS order; copy mode's keys (COPY_MODE_KEYS); the prompt's commands (COMMANDS),
+// each with the keys that run it.
 // Also the scrolling of the box that lists them.
 import type { InputEvent } from '../../input/events.js';
 import { ACTIONS, type ActionId } from '../../keymap/actions.js';
@@ -57,6 +58,14 @@ export function describeBindings(keymap: Keymap): BindingRow[] {
   });
 }
 
+/** The keys that run `name` (the actions that declare it as their command), as help shows them
+ * beside the command: one or two keys each, or the first and last of a run such as Alt+1…Alt+0. */
+export function commandKeys(keymap: Keymap, name: string): string {
+  const keys = ACTIONS.filter((a) => a.command !== null && a.command.split(' ', 1)[0] === name).flatMap((a) => (keymap.byAction.get(a.id) ?? []).slice(0, 1));
+  const labels = keys.map(chordLabel);
+  return labels.length <= 2 ? labels.join(' / ') : `${labels[0]}…${labels[labels.length - 1]}`;
+}
+
 /** Every row of /hotkeys: the bindings, then copy mode's keys, then the prompt's commands.
  * /help shows the same rows with the commands first (one list, two doors). */
 export function describeHotkeys(keymap: Keymap, commandsFirst = false): BindingRow[] {
@@ -71,7 +80,10 @@ export function describeHotkeys(keymap: Keymap, commandsFirst = false): BindingR
   ];
   const commands = [
     heading(`Commands${prompt.length > 0 ? ` (${chordLabel(prompt[0])} opens the prompt)` : ''}`),
-    ...COMMANDS.map((c) => ({ keys: commandUsage(c), description: c.description })),
+    ...COMMANDS.map((c) => {
+      const keys = commandKeys(keymap, c.name);
+      return { keys: commandUsage(c), description: keys ? `${c.description} · ${keys}` : c.description };
+    }),
   ];
   return commandsFirst ? [...commands, ...keys] : [...keys, ...commands];
 }

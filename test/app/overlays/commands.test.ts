@@ -10,9 +10,13 @@ function error(line: string): string {
 
 describe('command table', () => {
   it('declares every command of the prompt once', () => {
-    expect(COMMANDS.map((c) => c.name)).toEqual(['tabs', 'new-tab', 'name', 'close', 'sleep', 'restart', 'detach', 'quit', 'quit-all', 'hotkeys', 'help']);
+    expect(COMMANDS.map((c) => c.name)).toEqual([
+      'tabs', 'new-tab', 'next-tab', 'previous-tab', 'view-tab', 'move-tab', 'name', 'edit-name', 'close', 'sleep', 'restart',
+      'control', 'copy-mode', 'command-prompt', 'detach', 'quit', 'quit-all', 'hotkeys', 'help',
+    ]);
     expect(COMMANDS.map(commandUsage)).toEqual([
-      '/tabs', '/new-tab [name]', '/name <name>', '/close', '/sleep', '/restart', '/detach', '/quit', '/quit-all', '/hotkeys', '/help',
+      '/tabs', '/new-tab [name]', '/next-tab', '/previous-tab', '/view-tab <number>', '/move-tab <left|right>', '/name <name>', '/edit-name',
+      '/close', '/sleep', '/restart', '/control', '/copy-mode', '/command-prompt', '/detach', '/quit', '/quit-all', '/hotkeys', '/help',
     ]);
   });
 });
@@ -40,6 +44,18 @@ describe('parseCommand', () => {
     expect(error('/name   ')).toBe('/name needs a name: /name <name>.');
   });
 
+  it('takes a tab number for /view-tab and a side for /move-tab', () => {
+    expect(parseCommand('/view-tab 3')).toEqual({ ok: true, command: { name: 'view-tab', arg: 3 } });
+    expect(parseCommand('/view-tab 10')).toEqual({ ok: true, command: { name: 'view-tab', arg: 10 } });
+    for (const bad of ['0', '-1', 'two', '1.5', '1000']) {
+      expect(error(`/view-tab ${bad}`)).toBe("/view-tab takes a tab's number, 1 for the first: /view-tab <number>.");
+    }
+    expect(error('/view-tab')).toBe('/view-tab needs a number: /view-tab <number>.');
+    expect(parseCommand('/move-tab right')).toEqual({ ok: true, command: { name: 'move-tab', arg: 'right' } });
+    expect(parseCommand('/move-tab LEFT')).toEqual({ ok: true, command: { name: 'move-tab', arg: 'left' } });
+    expect(error('/move-tab up')).toBe('/move-tab takes left or right: /move-tab <left|right>.');
+  });
+
   it('refuses an argument to a command that takes none', () => {
     expect(error('/close now')).toBe('/close takes no argument.');
   });
@@ -54,7 +70,7 @@ describe('parseCommand', () => {
   });
 
   it('says a prefix of several commands is ambiguous and lists them', () => {
-    expect(error('/n')).toBe('ambiguous: /n could be /new-tab, /name; Tab completes.');
+    expect(error('/n')).toBe('ambiguous: /n could be /new-tab, /next-tab, /name; Tab completes.');
     expect(error('/q')).toBe('ambiguous: /q could be /quit, /quit-all; Tab completes.');
     expect(error('/h')).toBe('ambiguous: /h could be /hotkeys, /help; Tab completes.');
     expect(matchCommand('s')).toEqual({ kind: 'one', spec: COMMANDS.find((c) => c.name === 'sleep') });
@@ -68,7 +84,7 @@ describe('parseCommand', () => {
 
   it('lists the commands when nothing is close', () => {
     expect(error('/frobnicate')).toBe(
-      'Unknown command /frobnicate; try /tabs /new-tab /name /close /sleep /restart /detach /quit /quit-all /hotkeys /help.',
+      'Unknown command /frobnicate; try /tabs /new-tab /next-tab /previous-tab /view-tab /move-tab /name /edit-name /close /sleep /restart /control /copy-mode /command-prompt /detach /quit /quit-all /hotkeys /help.',
     );
   });
 
@@ -107,7 +123,7 @@ describe('completeCommand', () => {
   });
 
   it('extends several to what they share and lists them', () => {
-    expect(completeCommand('/n')).toEqual({ text: '/n', hint: '/new-tab  /name' });
+    expect(completeCommand('/n')).toEqual({ text: '/n', hint: '/new-tab  /next-tab  /name' });
     expect(completeCommand('/q')).toEqual({ text: '/quit', hint: '/quit  /quit-all' });
     expect(completeCommand('/he')).toEqual({ text: '/help', hint: null });
     expect(completeCommand('/h')).toEqual({ text: '/h', hint: '/hotkeys  /help' });

@@ -63,6 +63,13 @@ describe('describeHotkeys', () => {
     expect(copy.find((r) => r.description === 'Last line')?.keys).toBe('G');
     expect(copy.find((r) => r.description === 'Back to live')?.keys).toBe('q / Esc');
     expect(commands.map((r) => r.keys)).toEqual(COMMANDS.map(commandUsage));
+    // Each command says the keys that run it.
+    const described = Object.fromEntries(commands.map((r) => [r.keys, r.description]));
+    expect(described['/new-tab [name]']).toBe('Open a new tab · Alt+A');
+    expect(described['/view-tab <number>']).toBe('View the tab at this place in the strip · Alt+1…Alt+0');
+    expect(described['/move-tab <left|right>']).toBe('Move the viewed tab one place left or right · Alt+> / Alt+<');
+    expect(described['/edit-name']).toBe("Edit the viewed tab's name on its chip · F2");
+    expect(described['/sleep']).toBe('Checkpoint the viewed tab and stop it');
     expect(rows[headings[1]].description).toBe('In copy mode (Alt+K or the wheel)');
     expect(rows[headings[2]].description).toBe('Commands (Alt+; opens the prompt)');
   });

@@ -25,7 +25,7 @@ describe('command prompt', () => {
     expect(r.state.hint).toBeNull();
     r = run(OPEN_PROMPT, [...typed('/n'), key('tab')]);
     expect(r.state.line.text).toBe('/n');
-    expect(r.state.hint).toBe('/new-tab  /name');
+    expect(r.state.hint).toBe('/new-tab  /next-tab  /name');
     // The next change to the text clears the list.
     r = run(r.state, [text('a')]);
     expect(r.state.hint).toBeNull();
