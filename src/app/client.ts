@@ -2,7 +2,7 @@
 // holder and the Ink layer are composited into cells, and only changed cells are written. This
 // file wires the client's services (attach/) together: input is routed by attach/routeEvents.ts,
 // and everything that holds a resource is in one DisposableStore, so leaving is one dispose().
-import { ServerClient, ServerError } from '../serverClient.js';
+import { ServerClient, ServerError } from '../client/serverClient.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import { newId } from '../security.js';
@@ -19,7 +19,7 @@ import { DisposableStore, toDisposable } from '../disposable.js';
 import { surfaceRowsOf } from './attach/geometry.js';
 import type { ClientOps } from './attach/actions.js';
 import { ClientInput, type InputHost } from './attach/input.js';
-import { ControlLink } from './attach/controlLink.js';
+import { ControlLink } from '../client/controlLink.js';
 import { ViewLink } from './attach/viewLink.js';
 import { Painter } from './attach/painter.js';
 import { CopyModeEffects } from './attach/copyModeEffects.js';

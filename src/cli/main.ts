@@ -4,7 +4,7 @@
 //
 // yargs and the registry (a native addon) load only for the commands that need them: bare `a1`
 // is the moment people feel, and it needs neither (SPEC §8, start-up).
-import { ServerError } from '../serverClient.js';
+import { ServerError } from '../client/serverClient.js';
 import { VERSION } from '../version.js';
 import { attach } from './commands/attach.js';
 import type { CommandEntry } from './commands/entry.js';

@@ -4,10 +4,10 @@
 // tab's surface patches; a page that reads slowly is sent the whole surface once it catches up,
 // never a backlog, and the holder's stream is always read on, so no tab waits for a browser.
 import crypto from 'node:crypto';
-import { ServerClient } from '../serverClient.js';
-import { ControlLink } from '../app/attach/controlLink.js';
-import { HolderView } from '../app/holderView.js';
-import { INPUT_REFUSALS } from '../app/inputRefusals.js';
+import { ServerClient } from '../client/serverClient.js';
+import { ControlLink } from '../client/controlLink.js';
+import { HolderView } from '../client/holderView.js';
+import { INPUT_REFUSALS } from '../client/inputRefusals.js';
 import { attentionOf } from '../status/model.js';
 import type { TabInfo } from '../protocol/messages.js';
 import type { Paths } from '../paths.js';

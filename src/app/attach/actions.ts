@@ -1,14 +1,14 @@
 // What a1's shortcuts and prompt commands do, one handler each. The tables are exhaustive over
 // the keymap's actions and the prompt's commands: an action or command without a handler does
 // not compile.
-import { ServerError } from '../../serverClient.js';
+import { ServerError } from '../../client/serverClient.js';
 import type { ActionId } from '../../keymap/actions.js';
 import type { Keymap } from '../../keymap/keys.js';
 import type { Command, CommandName } from '../overlays/commands.js';
 import { OPEN_PROMPT } from '../overlays/prompt.js';
 import { openHotkeys, openHelp } from '../overlays/hotkeys.js';
 import { jumpTab, moveIndex, stepTab } from '../navigation.js';
-import type { ControlLink } from './controlLink.js';
+import type { ControlLink } from '../../client/controlLink.js';
 import type { CopyModeEffects } from './copyModeEffects.js';
 import type { Overlays } from './overlays.js';
 

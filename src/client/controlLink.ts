@@ -1,12 +1,12 @@
 // The client's link to the server (SPEC §6): the subscription that keeps the tab list and its
 // revision current, and quiet reconnection to a replacement when the server dies (SPEC §10).
-import { ServerClient, ServerError, type ArgsOf } from '../../serverClient.js';
-import type { RequestOp, RequestResult } from '../../protocol/requests.js';
-import type { Paths } from '../../paths.js';
-import type { ControlToClient, TabInfo } from '../../protocol/messages.js';
-import { unhandled } from '../../protocol/schema.js';
-import type { InputEvent } from '../../input/events.js';
-import type { Disposable } from '../../disposable.js';
+import { ServerClient, ServerError, type ArgsOf } from './serverClient.js';
+import type { RequestOp, RequestResult } from '../protocol/requests.js';
+import type { Paths } from '../paths.js';
+import type { ControlToClient, TabInfo } from '../protocol/messages.js';
+import { unhandled } from '../protocol/schema.js';
+import type { InputEvent } from '../input/events.js';
+import type { Disposable } from '../disposable.js';
 
 /** Server restarts a client makes on its own within a minute before it shows a stopped state. */
 const AUTO_STARTS_PER_MINUTE = 3;
