@@ -19,7 +19,7 @@ import { DisposableStore, toDisposable } from '../disposable.js';
 import { surfaceRowsOf } from './attach/geometry.js';
 import type { ClientOps } from './attach/actions.js';
 import { ClientInput, type InputHost } from './attach/input.js';
-import { ControlLink, type LinkState } from '../client/controlLink.js';
+import { ControlLink } from '../client/controlLink.js';
 import { ViewLink } from './attach/viewLink.js';
 import { Painter } from './attach/painter.js';
 import { CopyModeEffects } from './attach/copyModeEffects.js';
@@ -35,13 +35,6 @@ const INK_LOAD_FALLBACK_MS = 300;
 const SPINNER_INTERVAL_MS = 125;
 const SPINNING: ReadonlySet<string> = new Set(['working', 'starting']);
 const HOST_STOPPED_MESSAGE = '\x1b[2ma1 was stopped (a1 tabs host stop) · run a1 to start it again\x1b[0m';
-/** The notice that stays while the server link is not connected; the stopped one names the keys
- * of ClientInput's stopped-server mode. */
-const LINK_NOTICES: Readonly<Record<LinkState, string | null>> = {
-  connected: null,
-  reconnecting: 'reconnecting…',
-  stopped: 'a1 server stopped · [r] restart it  [q] quit',
-};
 
 export interface ClientOptions {
   paths: Paths;
@@ -127,10 +120,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
       size: () => ({ cols: this.cols, rows: this.rows }),
       onTopology: (onlyTitle) => this.onTopology(onlyTitle),
       addNotice: (text) => this.addNotice(text),
-      onLinkState: (state) => {
-        this.notices.persistent = LINK_NOTICES[state];
-        this.renderUi();
-      },
+      onLinkState: (state) => this.notices.setLink(state),
       viewed: () => this.viewed(),
       // Every tab is being stopped on purpose: leave, and start no replacement server.
       onHostStopping: () => this.finish(0, HOST_STOPPED_MESSAGE),
