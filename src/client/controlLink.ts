@@ -48,7 +48,7 @@ export class ControlLink implements Disposable {
   tabs: TabInfo[] = [];
   /** The topology revision this client last saw; mutations carry it (SPEC §6). */
   rev = 0;
-  /** Automatic server starts are exhausted: the client waits for `r` or `q`. */
+  /** Automatic server starts are exhausted: the link waits for `allowStart` (the terminal UI's `r`). */
   serverStopped = false;
   private reconnecting = false;
   private autoStarts: number[] = [];
