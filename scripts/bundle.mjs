@@ -56,7 +56,7 @@ const inkLayerOutside = {
 
 await build({
   ...common,
-  entryPoints: { attach: 'src/cli/attachEntry.ts' },
+  entryPoints: { attach: 'src/entry/attach.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
@@ -83,7 +83,7 @@ await build({
 await build({
   ...common,
   // inkLayer has a fixed name: attach.cjs loads it after its first paint.
-  entryPoints: { main: 'src/cli/entry.ts', hook: 'src/cli/hookEntry.ts', inkLayer: 'src/app/inkLayer.ts' },
+  entryPoints: { main: 'src/entry/cli.ts', hook: 'src/cli/hookEntry.ts', inkLayer: 'src/app/inkLayer.ts' },
   outdir: 'dist',
   splitting: true,
   format: 'esm',

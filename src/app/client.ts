@@ -2,7 +2,7 @@
 // holder and the Ink layer are composited into cells, and only changed cells are written. This
 // file wires the client's services (attach/) together: input is routed by attach/routeEvents.ts,
 // and everything that holds a resource is in one DisposableStore, so leaving is one dispose().
-import { ServerClient, ServerError } from '../serverClient.js';
+import { ServerClient, ServerError } from '../client/serverClient.js';
 import type { Paths } from '../paths.js';
 import type { Config } from '../config.js';
 import { newId } from '../security.js';
@@ -19,7 +19,7 @@ import { DisposableStore, toDisposable } from '../disposable.js';
 import { surfaceRowsOf } from './attach/geometry.js';
 import type { ClientOps } from './attach/actions.js';
 import { ClientInput, type InputHost } from './attach/input.js';
-import { ControlLink } from './attach/controlLink.js';
+import { ControlLink } from '../client/controlLink.js';
 import { ViewLink } from './attach/viewLink.js';
 import { Painter } from './attach/painter.js';
 import { CopyModeEffects } from './attach/copyModeEffects.js';
@@ -34,6 +34,7 @@ const INK_LOAD_FALLBACK_MS = 300;
 /** Spinner frames advance this often while a chip spins: smooth enough, and cheap. */
 const SPINNER_INTERVAL_MS = 125;
 const SPINNING: ReadonlySet<string> = new Set(['working', 'starting']);
+const HOST_STOPPED_MESSAGE = '\x1b[2ma1 was stopped (a1 tabs host stop) · run a1 to start it again\x1b[0m';
 
 export interface ClientOptions {
   paths: Paths;
@@ -119,13 +120,10 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
       size: () => ({ cols: this.cols, rows: this.rows }),
       onTopology: (onlyTitle) => this.onTopology(onlyTitle),
       addNotice: (text) => this.addNotice(text),
-      setPersistentNotice: (text) => {
-        this.notices.persistent = text;
-        this.renderUi();
-      },
-      renderUi: () => this.renderUi(),
+      onLinkState: (state) => this.notices.setLink(state),
       viewed: () => this.viewed(),
-      finish: (code, message) => this.finish(code, message),
+      // Every tab is being stopped on purpose: leave, and start no replacement server.
+      onHostStopping: () => this.finish(0, HOST_STOPPED_MESSAGE),
     });
     this.copyMode = new CopyModeEffects({
       painter: this.painter,

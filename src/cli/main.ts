@@ -4,10 +4,10 @@
 //
 // yargs and the registry (a native addon) load only for the commands that need them: bare `a1`
 // is the moment people feel, and it needs neither (SPEC §8, start-up).
-import { ServerError } from '../serverClient.js';
+import { ServerError } from '../client/serverClient.js';
 import { VERSION } from '../version.js';
 import { attach } from './commands/attach.js';
-import type { CommandEntry } from './commands/entry.js';
+import type { CommandContext, CommandEntry } from './commands/entry.js';
 import { COMMANDS, GROUPS } from './commands/index.js';
 import { UserError } from './commands/shared.js';
 import { declareCommands } from './declareCommands.js';
@@ -22,16 +22,14 @@ export function everyForm(width: number): string {
   return `Every form:\n${formatForms(COMMANDS, { width, indent: 2, column: Math.min(34, Math.floor(width * 0.45)) })}`;
 }
 
-function run(entry: CommandEntry<never>): (argv: unknown) => Promise<void> {
-  return async (argv) => {
-    process.exitCode = await entry.run(argv as never);
-  };
-}
-
-export async function main(args: string[]): Promise<void> {
-  for (const entry of COMMANDS) if (entry.kind === 'direct' && entry.matches(args)) return runDirect(() => entry.run(args));
+/** `context`: what the binary's entry hands the commands (src/entry/cli.ts). */
+export async function main(args: string[], context: CommandContext): Promise<void> {
+  for (const entry of COMMANDS) if (entry.kind === 'direct' && entry.matches(args)) return runDirect(() => entry.run(args, context));
   // Bare `a1`: attach at once, without parsing anything.
-  if (args.length === 0) return runDirect(() => attach({}));
+  if (args.length === 0) return runDirect(() => attach({}, context));
+  const run = (entry: CommandEntry<never>) => async (argv: unknown) => {
+    process.exitCode = await entry.run(argv as never, context);
+  };
   const { default: yargs } = await import('yargs');
   const cli = yargs(args)
     .parserConfiguration({ 'populate--': true })

@@ -1,6 +1,6 @@
 // Runs a command outside yargs (bare `a1`, `a1 --session`), reporting a user's error in one
 // line as yargs would report its own.
-import { ServerError } from '../serverClient.js';
+import { ServerError } from '../client/serverClient.js';
 import { UserError } from './commands/shared.js';
 
 export async function runDirect(command: () => Promise<number>): Promise<void> {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
 import { ensureProfileDirs, resolvePaths, type Paths } from '../paths.js';
 import { createLogger, errorCode, type Logger } from '../log.js';
-import { ServerClient } from '../serverClient.js';
+import { ServerClient } from '../client/serverClient.js';
 import { DEFAULT_IDLE_MS, WebAuth } from './auth.js';
 import { askWeb, serveWebControl, webSocketPath, type WebInfo, type WebOp } from './control.js';
 import { startWebServer, type WebServer } from './httpServer.js';

@@ -4,10 +4,10 @@
 // tab's surface patches; a page that reads slowly is sent the whole surface once it catches up,
 // never a backlog, and the holder's stream is always read on, so no tab waits for a browser.
 import crypto from 'node:crypto';
-import { ServerClient } from '../serverClient.js';
-import { ControlLink } from '../app/attach/controlLink.js';
-import { HolderView } from '../app/holderView.js';
-import { INPUT_REFUSALS } from '../app/inputRefusals.js';
+import { ServerClient } from '../client/serverClient.js';
+import { ControlLink, type LinkState } from '../client/controlLink.js';
+import { HolderView } from '../client/holderView.js';
+import { INPUT_REFUSALS } from '../client/inputRefusals.js';
 import { attentionOf } from '../status/model.js';
 import type { TabInfo } from '../protocol/messages.js';
 import type { Paths } from '../paths.js';
@@ -31,6 +31,14 @@ export const PAGE_MESSAGE_MAX_BYTES = 1 << 20;
 const SIZE_MAX = 1000;
 /** Messages kept from a page while its link connects (a view and a few keys). */
 const EARLY_MESSAGES_MAX = 64;
+
+/** The page's notice for each state of the server link ('' clears it). A page cannot restart a
+ * stopped server; the link reaches the next one a1 starts. */
+const LINK_NOTICES: Readonly<Record<LinkState, string>> = {
+  connected: '',
+  reconnecting: 'reconnecting…',
+  stopped: 'a1 server stopped · run a1 to start it again',
+};
 
 /** The page's own words for a refusal of input: read-only says what takes control here. */
 const READ_ONLY_NOTICE = 'Read-only: take control to type.';
@@ -77,6 +85,7 @@ export class PageLink {
   /** The tab this page controlled when the server went away: taken back from nobody on the
    * replacement (a replacement hands a controller that has not viewed it yet to nobody). */
   private controlledAtLoss: string | null = null;
+  private linkState: LinkState = 'connected';
   /** What the page sent before this link reached the server, replayed once it has. */
   private early: string[] | null = [];
 
@@ -100,15 +109,18 @@ export class PageLink {
       size: () => ANNOUNCED_SIZE,
       onTopology: () => self.scheduleTabs(),
       addNotice: (text) => self.send({ t: 'notice', text }),
-      // "reconnecting…" while the server is replaced, cleared once it is back.
-      setPersistentNotice: (text) => self.send({ t: 'notice', text: text ?? '' }),
-      renderUi: () => undefined,
+      // "reconnecting…" while the server is replaced, cleared once it is back: said once per change.
+      onLinkState: (state) => {
+        if (state === self.linkState) return;
+        self.linkState = state;
+        self.send({ t: 'notice', text: LINK_NOTICES[state] });
+      },
       viewed: () => self.viewed,
       onServerLost: () => {
         self.controlledAtLoss = self.view?.isController ? self.viewed : null;
       },
       onResubscribed: () => self.reclaim(),
-      finish: () => self.close(WS_CLOSE.stopping, 'a1 stopped'),
+      onHostStopping: () => self.close(WS_CLOSE.stopping, 'a1 stopped'),
     });
     await this.control.subscribe();
     this.send({ t: 'hello', clientId: this.clientId });

@@ -22,7 +22,7 @@ import {
 } from './harness.js';
 import type { PtyDriver } from '../helpers/pty.js';
 import { waitFor } from '../helpers/wait.js';
-import { ServerError, type ServerClient } from '../../src/serverClient.js';
+import { ServerError, type ServerClient } from '../../src/client/serverClient.js';
 import { connectUnix, type Connection } from '../../src/protocol/connection.js';
 import { connectHandshake } from '../../src/protocol/handshake.js';
 import { dataSchema } from '../../src/protocol/messages.js';

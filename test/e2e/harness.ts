@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ServerClient } from '../../src/serverClient.js';
+import { ServerClient } from '../../src/client/serverClient.js';
 import type { ScriptTabs } from '../../src/status/scripting.js';
 import { resolvePaths } from '../../src/paths.js';
 import { deriveKey, loadOrCreateSecret } from '../../src/security.js';

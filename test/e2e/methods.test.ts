@@ -9,12 +9,12 @@ import { controlSchema } from '../../src/protocol/messages.js';
 import { mergeSchemas, defineSchema, type Message } from '../../src/protocol/schema.js';
 import { resolvePaths } from '../../src/paths.js';
 import { readClientToken } from '../../src/security.js';
-import { ServerError } from '../../src/serverClient.js';
+import { ServerError } from '../../src/client/serverClient.js';
 import { e2e, KEY, listing, probeViewed, protocolClient, PROMPT_SEEN, tabNames, waitForListing, waitForStrip, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 
 const F2 = '\x1bOQ';
-/** What the client says of an op the server lacks (src/serverClient.ts unsupported). */
+/** What the client says of an op the server lacks (src/client/serverClient.ts unsupported). */
 const lacks = (op: string): RegExp => new RegExp(`older version without "${op}"; all else works`);
 
 let t: E2E;

@@ -4,7 +4,7 @@
 // one: the server is SIGKILLed right after a close commits, before it ends the tab's processes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CRASH_AT_ENV } from '../../src/crashPoints.js';
-import type { ServerClient } from '../../src/serverClient.js';
+import type { ServerClient } from '../../src/client/serverClient.js';
 import { e2e, listing, protocolClient, tabId, type E2E, type Listing } from './harness.js';
 import { readDiskRegistry, spawnServer } from './serverProcess.js';
 import { isAlive, killTracked } from '../helpers/procs.js';

@@ -8,7 +8,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { e2e, listing, protocolClient, subscribe, waitForListing, type E2E } from './harness.js';
 import { agentStarts, fakeAgentArgv, profileFootprint, useFakeAgent } from './lifecycleHarness.js';
-import type { ServerClient } from '../../src/serverClient.js';
+import type { ServerClient } from '../../src/client/serverClient.js';
 import { waitFor } from '../helpers/wait.js';
 import { fdCount, rssKiB } from '../helpers/procs.js';
 

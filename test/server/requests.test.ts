@@ -11,7 +11,7 @@ import { boot } from '../../src/server/core/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { resolvePaths } from '../../src/paths.js';
 import { Registry } from '../../src/store/registry.js';
-import type { ServerClient } from '../../src/serverClient.js';
+import type { ServerClient } from '../../src/client/serverClient.js';
 import { makeHome } from '../helpers/home.js';
 
 const closers: (() => void)[] = [];

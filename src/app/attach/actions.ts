@@ -2,14 +2,14 @@
 // action declares its command (keymap/actions.ts), so a key and its command do the same thing by
 // construction. The table is exhaustive over the prompt's commands: a command without a handler
 // does not compile.
-import { ServerError } from '../../serverClient.js';
+import { ServerError } from '../../client/serverClient.js';
 import { ACTIONS, type ActionId } from '../../keymap/actions.js';
 import type { Keymap } from '../../keymap/keys.js';
 import { parseCommand, type Command, type CommandName } from '../overlays/commands.js';
 import { OPEN_PROMPT } from '../overlays/prompt.js';
 import { openHotkeys, openHelp } from '../overlays/hotkeys.js';
 import { jumpTab, moveIndex, stepTab } from '../navigation.js';
-import type { ControlLink } from './controlLink.js';
+import type { ControlLink } from '../../client/controlLink.js';
 import type { CopyModeEffects } from './copyModeEffects.js';
 import type { Overlays } from './overlays.js';
 

@@ -3,7 +3,7 @@
 // as OSC 52, and its picture replaces the surface until it ends. The tab, its child and other
 // clients never see it.
 import type { InputEvent } from '../../input/events.js';
-import type { HolderView } from '../holderView.js';
+import type { HolderView } from '../../client/holderView.js';
 import { atBottom, copyModeStep, startCopyMode, type CopyAction, type CopyModeState, type CopyStep } from '../copyMode/state.js';
 import { copyModeIndicator, copyModePatch } from '../copyMode/view.js';
 import { osc52 } from '../copyMode/osc52.js';

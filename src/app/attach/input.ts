@@ -108,11 +108,21 @@ export class ClientInput implements Disposable {
     };
   }
 
+  /** With the server stopped, `r` starts one now and `q` leaves; every other key is dropped,
+   * since no tab can take it. */
+  private onStoppedServerKeys(events: readonly InputEvent[]): void {
+    for (const ev of events) {
+      if (ev.k !== 'text' || ev.mods?.alt || ev.mods?.ctrl) continue;
+      if (ev.s === 'q') return this.host.finish(0, 'a1 server stopped · run a1 to start it again');
+      if (ev.s === 'r') return this.host.control.allowStart();
+    }
+  }
+
   /** Input after a shortcut waits for the shortcut's action, so keys typed (or pasted) right
    * after the prompt key or F2 reach the prompt or editor it opens, never the tab. */
   private handleEvents(events: InputEvent[], queued = false): void | Promise<void> {
     if (events.length === 0) return;
-    if (this.host.control.serverStopped) return this.host.control.onStoppedServerKeys(events);
+    if (this.host.control.serverStopped) return this.onStoppedServerKeys(events);
     if (!queued && this.actionsPending > 0) return this.chain(() => this.handleEvents(events, true));
     const forward: InputEvent[] = [];
     for (let pending = events; pending.length > 0; ) {

@@ -3,14 +3,22 @@
 import os from 'node:os';
 import type { HolderState, TabInfo } from '../../protocol/messages.js';
 import { GLYPH_STATES, TAB_STATES } from '../../status/vocabulary.js';
+import type { LinkState } from '../../client/controlLink.js';
 
 /** How long a transient notice stays up. */
 const NOTICE_MS = 8_000;
+/** The notice that stays while the server link is not connected; the stopped one names the keys
+ * of ClientInput's stopped-server mode. */
+const LINK_NOTICES: Readonly<Record<LinkState, string | null>> = {
+  connected: null,
+  reconnecting: 'reconnecting…',
+  stopped: 'a1 server stopped · [r] restart it  [q] quit',
+};
 
 export class Notices {
   private transient: { text: string; until: number }[] = [];
   /** Stays until replaced: the server link's state. */
-  persistent: string | null = null;
+  private persistent: string | null = null;
 
   /** `changed` draws the UI again: at once, and when the notice expires. */
   constructor(private readonly changed: () => void) {}
@@ -19,6 +27,11 @@ export class Notices {
     this.transient.push({ text, until: Date.now() + NOTICE_MS });
     this.changed();
     setTimeout(() => this.changed(), NOTICE_MS + 10).unref();
+  }
+
+  setLink(state: LinkState): void {
+    this.persistent = LINK_NOTICES[state];
+    this.changed();
   }
 
   /** The notices up now, the one that stays first. */

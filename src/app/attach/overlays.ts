@@ -2,7 +2,7 @@
 // the key list, a chip's menu, and the rename editor on a chip. Their states are pure (in
 // ../overlays); this carries out what a key in them asks for.
 import type { PastSession } from '../../protocol/requests.js';
-import { ServerError, unsupported } from '../../serverClient.js';
+import { ServerError, unsupported } from '../../client/serverClient.js';
 import type { InputEvent } from '../../input/events.js';
 import { glyphText } from '../../status/glyphs.js';
 import { glyphFor } from '../ui/chip.js';

@@ -1,7 +1,7 @@
 // The mouse on the strip (SPEC §8): hovering highlights a chip, a left click views it, held or
 // moved it drags to a new place, a right click opens its menu at the chip, `+` creates a tab and
 // an overflow chip lists every tab with its glyph, starting on the one that chip points to.
-import { ServerError } from '../../serverClient.js';
+import { ServerError } from '../../client/serverClient.js';
 import type { InputEvent } from '../../input/events.js';
 import type { ActionId } from '../../keymap/actions.js';
 import { chipMenu, tabsMenu } from '../overlays/menu.js';

@@ -1,14 +1,14 @@
 // The client's link to the viewed tab's holder (SPEC §7, §8): opening the view the server
 // grants, viewing again when the holder goes away, and the keys typed meanwhile, kept in order.
-import { ServerError } from '../../serverClient.js';
+import { ServerError } from '../../client/serverClient.js';
 import type { HolderState } from '../../protocol/messages.js';
 import type { Ticket } from '../../security.js';
 import type { InputEvent } from '../../input/events.js';
-import { HolderView } from '../holderView.js';
-import { INPUT_REFUSALS, NOT_ACCEPTING_NOTICE } from '../inputRefusals.js';
+import { HolderView } from '../../client/holderView.js';
+import { INPUT_REFUSALS, NOT_ACCEPTING_NOTICE } from '../../client/inputRefusals.js';
 import type { Disposable } from '../../disposable.js';
-import type { ControlLink } from './controlLink.js';
-import { sameBesidesTitle } from './controlLink.js';
+import type { ControlLink } from '../../client/controlLink.js';
+import { sameBesidesTitle } from '../../client/controlLink.js';
 import type { CopyModeEffects } from './copyModeEffects.js';
 import type { Painter } from './painter.js';
 

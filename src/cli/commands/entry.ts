@@ -2,6 +2,30 @@
 // descriptions, the form the every-form list shows, examples and a handler. One table
 // (index.ts) lists them; yargs, --help, the every-form list and the README derive from it.
 
+import type { Paths } from '../../paths.js';
+
+/** What `a1 --session` asks the terminal UI to open as a tab, or focus. */
+export interface OpenSession {
+  sessionId: string;
+  agent: string | null;
+  cwd: string | null;
+}
+
+/** What a command asks of the terminal UI it starts: the profile, and what to view first. */
+export interface UiLaunch {
+  paths: Paths;
+  profile: string;
+  openSession?: OpenSession;
+  viewTab?: string;
+}
+
+/** What lives above the CLI that a command may start: the binary's entry (src/entry/) hands it
+ * in, since the CLI imports nothing of the terminal UI (src/app). */
+export interface CommandContext {
+  /** Runs the terminal UI until it is left; resolves to the exit code. */
+  launchUi(launch: UiLaunch): Promise<number>;
+}
+
 export interface PositionalSpec {
   describe: string;
   /** `<name>` when required, `[name]` when it may be left out. */
@@ -37,7 +61,7 @@ export interface CommandEntry<A = never> {
   options?: Readonly<Record<string, OptionSpec>>;
   examples?: Examples;
   /** Resolves to the exit code. */
-  run(argv: A): Promise<number>;
+  run(argv: A, context: CommandContext): Promise<number>;
 }
 
 /** A form parsed by hand before yargs sees it (`a1 --session`), so every misuse gets its own
@@ -47,7 +71,7 @@ export interface DirectEntry {
   usage: string;
   summary: string;
   matches(args: readonly string[]): boolean;
-  run(args: string[]): Promise<number>;
+  run(args: string[], context: CommandContext): Promise<number>;
 }
 
 /** Words that only group commands (`a1 tabs host`). A group may also run a command of its own

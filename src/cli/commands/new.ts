@@ -1,6 +1,6 @@
 // `a1 new`: create a tab without attaching and print its id.
 import { ensureProfileDirs } from '../../paths.js';
-import { ServerClient } from '../../serverClient.js';
+import { ServerClient } from '../../client/serverClient.js';
 import { command } from './entry.js';
 import { config, resolveDir, setup, type Common } from './shared.js';
 

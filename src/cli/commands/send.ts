@@ -4,7 +4,7 @@
 // holder's data plane, where the holder admits only its controller's input at its revision and
 // encodes each key for the child's keyboard mode. Refused in one sentence when another client
 // controls the tab.
-import { HolderView } from '../../app/holderView.js';
+import { HolderView } from '../../client/holderView.js';
 import type { InputEvent } from '../../input/events.js';
 import type { ViewGrant } from '../../protocol/requests.js';
 import { batches, KEY_NAMES_HELP, sendEvents } from '../sendKeys.js';

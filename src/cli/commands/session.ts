@@ -3,12 +3,12 @@
 import fs from 'node:fs';
 import { isSessionLaunch, isSessionPath, parseSessionLaunch, sessionTarget } from '../sessionArgs.js';
 import { attach } from './attach.js';
-import type { DirectEntry } from './entry.js';
+import type { CommandContext, DirectEntry } from './entry.js';
 import { resolveDir, UserError } from './shared.js';
 
 const USAGE = 'a1 --session <id|path> [--session-dir DIR]';
 
-async function openSession(args: string[]): Promise<number> {
+async function openSession(args: string[], context: CommandContext): Promise<number> {
   const parsed = parseSessionLaunch(args);
   if (!parsed.ok) {
     process.stderr.write(`a1: ${parsed.message} (usage: ${USAGE})\n`);
@@ -19,7 +19,7 @@ async function openSession(args: string[]): Promise<number> {
   // A link to a session file is that session: the file it resolves to names it.
   const target = sessionTarget(parsed.session, isPath ? fs.realpathSync(parsed.session) : undefined);
   const cwd = parsed.sessionDir !== null ? resolveDir(parsed.sessionDir) : null;
-  return attach({ profile: parsed.profile ?? undefined }, { sessionId: target.sessionId, agent: target.agent, cwd });
+  return attach({ profile: parsed.profile ?? undefined }, context, { sessionId: target.sessionId, agent: target.agent, cwd });
 }
 
 export const sessionCommand: DirectEntry = {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { resolvePaths, type Paths } from '../../paths.js';
 import type { Config } from '../../config.js';
 import { loadConfig } from '../../config/load.js';
-import { ServerClient, ServerError } from '../../serverClient.js';
+import { ServerClient, ServerError } from '../../client/serverClient.js';
 
 export interface Common {
   profile?: string;

@@ -1,7 +1,7 @@
 // The tab arguments of the commands that act on tabs (src/cli/tabTargets.ts has the rule): their
 // declaration, and the tabs they name on the running server, or the one sentence why not.
 import type { ListingEntry } from '../../protocol/messages.js';
-import type { ServerClient } from '../../serverClient.js';
+import type { ServerClient } from '../../client/serverClient.js';
 import { resolveTargets, TARGET_HELP } from '../tabTargets.js';
 import type { PositionalSpec } from './entry.js';
 import { UserError } from './shared.js';

@@ -3,7 +3,7 @@
 // `--revoke` ends every session, `--stop` ends the web process.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ServerClient, withoutTabMarkers } from '../../serverClient.js';
+import { ServerClient, withoutTabMarkers } from '../../client/serverClient.js';
 import { spawnReady } from '../../spawnReady.js';
 import { askWeb, type WebInfo } from '../../web/control.js';
 import { isLoopback } from '../../web/gate.js';

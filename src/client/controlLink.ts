@@ -1,21 +1,24 @@
-// The client's link to the server (SPEC §6): the subscription that keeps the tab list and its
+// A client's link to the server (SPEC §6): the subscription that keeps the tab list and its
 // revision current, and quiet reconnection to a replacement when the server dies (SPEC §10).
-import { ServerClient, ServerError, type ArgsOf } from '../../serverClient.js';
-import type { RequestOp, RequestResult } from '../../protocol/requests.js';
-import type { Paths } from '../../paths.js';
-import type { ControlToClient, TabInfo } from '../../protocol/messages.js';
-import { unhandled } from '../../protocol/schema.js';
-import type { InputEvent } from '../../input/events.js';
-import type { Disposable } from '../../disposable.js';
+// Every client has one (the terminal UI, each page of `a1 web`); what a state of the link looks
+// like, and which key restarts a stopped server, is each client's own.
+import { ServerClient, ServerError, type ArgsOf } from './serverClient.js';
+import type { RequestOp, RequestResult } from '../protocol/requests.js';
+import type { Paths } from '../paths.js';
+import type { ControlToClient, TabInfo } from '../protocol/messages.js';
+import { unhandled } from '../protocol/schema.js';
+import type { Disposable } from '../disposable.js';
 
 /** Server restarts a client makes on its own within a minute before it shows a stopped state. */
 const AUTO_STARTS_PER_MINUTE = 3;
 /** Pauses between reconnect attempts: 25 ms doubling up to 250 ms. */
 const RECONNECT_FIRST_PAUSE_MS = 25;
 const RECONNECT_MAX_PAUSE_MS = 250;
-const RECONNECTING_NOTICE = 'reconnecting…';
-const HOST_STOPPED_MESSAGE = '\x1b[2ma1 was stopped (a1 tabs host stop) · run a1 to start it again\x1b[0m';
-const SERVER_STOPPED_NOTICE = 'a1 server stopped · [r] restart it  [q] quit';
+
+/** The link's state as a client shows it: `reconnecting` once the server is lost (and again after
+ * each failed attempt), `stopped` when automatic starts are exhausted (it waits for
+ * `allowStart`), `connected` when subscribed to a replacement. */
+export type LinkState = 'connected' | 'reconnecting' | 'stopped';
 
 export interface ControlLinkHost {
   readonly paths: Paths;
@@ -24,28 +27,28 @@ export interface ControlLinkHost {
   readonly clientId: string;
   /** A page of `a1 web`: read-only until it claims a tab (src/server/core/controller.ts). */
   readonly passive?: boolean;
-  /** The outer terminal's size, announced on subscribing. */
+  /** The client's size (a terminal's, or a page's announced one), sent on subscribing. */
   size(): { cols: number; rows: number };
   /** The tab list changed; `onlyTitle`: nothing but a tab's title did (some agents animate it). */
   onTopology(onlyTitle?: boolean): void;
+  /** What the server says to every client (a close that could not end a process, a replaced server). */
   addNotice(text: string): void;
-  /** A notice that stays until replaced (null removes it); the UI is drawn again. */
-  setPersistentNotice(text: string | null): void;
-  renderUi(): void;
+  onLinkState(state: LinkState): void;
   /** The tab this client views, to view again on a replacement server. */
   viewed(): string | null;
   /** The server connection was lost (before any reconnect attempt). */
   onServerLost?(): void;
   /** Subscribed to a replacement server, the viewed tab asked for again (requests sent now follow it). */
   onResubscribed?(): void;
-  finish(code: number, message?: string): void;
+  /** Every tab is being stopped on purpose (`a1 tabs host stop`): no replacement is started. */
+  onHostStopping(): void;
 }
 
 export class ControlLink implements Disposable {
   tabs: TabInfo[] = [];
   /** The topology revision this client last saw; mutations carry it (SPEC §6). */
   rev = 0;
-  /** Automatic server starts are exhausted: the client waits for `r` or `q`. */
+  /** Automatic server starts are exhausted: the link waits for `allowStart` (the terminal UI's `r`). */
   serverStopped = false;
   private reconnecting = false;
   private autoStarts: number[] = [];
@@ -112,8 +115,7 @@ export class ControlLink implements Disposable {
         this.host.addNotice(m.text);
         break;
       case 'hostStopping':
-        // Every tab is being stopped on purpose: leave, and start no replacement server.
-        this.host.finish(0, HOST_STOPPED_MESSAGE);
+        this.host.onHostStopping();
         break;
       case 'tabRemoved':
         this.rev = m.rev;
@@ -135,7 +137,7 @@ export class ControlLink implements Disposable {
     if (this.reconnecting || this.disposed) return;
     this.reconnecting = true;
     this.host.onServerLost?.();
-    this.host.setPersistentNotice(RECONNECTING_NOTICE);
+    this.host.onLinkState('reconnecting');
     let attempt = 0;
     while (!this.disposed) {
       const now = Date.now();
@@ -156,32 +158,25 @@ export class ControlLink implements Disposable {
         const viewed = this.host.viewed();
         if (viewed) void this.server.request('view', { tabId: viewed }).catch(() => undefined);
         this.host.onResubscribed?.();
-        this.host.setPersistentNotice(null);
+        this.host.onLinkState('connected');
         return;
       } catch {
         // Three automatic starts within a minute failed to keep a server up: stop trying on our
         // own and let the person decide (SPEC §10).
         this.serverStopped = !mayStart;
-        if (this.serverStopped) this.host.setPersistentNotice(SERVER_STOPPED_NOTICE);
-        else this.host.renderUi();
+        this.host.onLinkState(this.serverStopped ? 'stopped' : 'reconnecting');
         // Quick at first (a replacement is usually a moment away), then no busier than 4 per second.
         await new Promise((r) => setTimeout(r, Math.min(RECONNECT_MAX_PAUSE_MS, RECONNECT_FIRST_PAUSE_MS * 2 ** attempt++)));
       }
     }
   }
 
-  /** With the server stopped, `r` starts one now (a person's start is never budgeted) and `q`
-   * leaves; every other key is dropped, since no tab can take it. */
-  onStoppedServerKeys(events: readonly InputEvent[]): void {
-    for (const ev of events) {
-      if (ev.k !== 'text' || ev.mods?.alt || ev.mods?.ctrl) continue;
-      if (ev.s === 'q') return this.host.finish(0, 'a1 server stopped · run a1 to start it again');
-      if (ev.s === 'r') {
-        this.autoStarts = [];
-        this.serverStopped = false;
-        return this.host.setPersistentNotice(RECONNECTING_NOTICE);
-      }
-    }
+  /** A person asked for a server: the next attempt may start one (a person's start is never
+   * budgeted). */
+  allowStart(): void {
+    this.autoStarts = [];
+    this.serverStopped = false;
+    this.host.onLinkState('reconnecting');
   }
 
   dispose(): void {

@@ -1,17 +1,17 @@
 // Finding, starting and talking to the profile's server (SPEC §15): used by the attach
 // client and by every maintenance command.
 import fs from 'node:fs';
-import { spawnReady } from './spawnReady.js';
-import { lockHolder } from './lockHolder.js';
-import { processState } from './proc.js';
-import { writerLockPath } from './store/layout.js';
-import { connectUnix, type Connection } from './protocol/connection.js';
-import { connectHandshake } from './protocol/handshake.js';
-import { controlSchema, type ControlToClient, type ControlToServer, type ReplyError } from './protocol/messages.js';
-import { PeerMethods } from './protocol/methods.js';
-import type { RequestArgs, RequestOp, RequestResult } from './protocol/requests.js';
-import { readClientToken } from './security.js';
-import type { Paths } from './paths.js';
+import { spawnReady } from '../spawnReady.js';
+import { lockHolder } from '../lockHolder.js';
+import { processState } from '../proc.js';
+import { writerLockPath } from '../store/layout.js';
+import { connectUnix, type Connection } from '../protocol/connection.js';
+import { connectHandshake } from '../protocol/handshake.js';
+import { controlSchema, type ControlToClient, type ControlToServer, type ReplyError } from '../protocol/messages.js';
+import { PeerMethods } from '../protocol/methods.js';
+import type { RequestArgs, RequestOp, RequestResult } from '../protocol/requests.js';
+import { readClientToken } from '../security.js';
+import type { Paths } from '../paths.js';
 
 /** How long a launching client waits for a server it started to report ready. */
 export const SERVER_START_TIMEOUT_MS = 5_000;
@@ -49,7 +49,7 @@ export class ServerClient {
     /** What the server said it offers in its handshake. */
     private readonly methods: PeerMethods,
   ) {
-    // Topology messages are for the attach client's own listener (src/app/attach/controlLink.ts).
+    // Topology messages are for the attach client's own listener (src/client/controlLink.ts).
     conn.onMessage((m) => {
       if (m.t !== 'reply') return;
       const p = this.pending.get(m.id);
@@ -152,7 +152,7 @@ export class ServerClient {
  * registry's lease row identifies it (pid and start time); anything else is recovery blocked. */
 async function endUnresponsiveServer(paths: Paths): Promise<number> {
   // Loaded only here: bare `a1` attaches without the registry's native addon.
-  const { endUnresponsiveOwner } = await import('./server/ownerCheck.js');
+  const { endUnresponsiveOwner } = await import('../server/ownerCheck.js');
   try {
     return await endUnresponsiveOwner(paths.stateDir);
   } catch (err) {

@@ -2,7 +2,7 @@
 // whatever order the holder replies, and rejects what is outstanding when the connection closes.
 import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HolderView, ViewClosedError } from '../../src/app/holderView.js';
+import { HolderView, ViewClosedError } from '../../src/client/holderView.js';
 import type { Connection } from '../../src/protocol/connection.js';
 import { acceptHandshake } from '../../src/protocol/handshake.js';
 import { dataSchema } from '../../src/protocol/messages.js';
