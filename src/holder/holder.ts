@@ -86,6 +86,8 @@ export class Holder {
   private readonly bridge: BridgeListener;
   private readonly keeper: SocketKeeper;
   private statusClock: Disposable | null = null;
+  /** Ends the start's waits at shutdown. */
+  private readonly startWaits = this.store.add(abortOnDispose());
 
   constructor(private readonly deps: HolderDeps) {
     const { init, log } = deps;
@@ -132,7 +134,7 @@ export class Holder {
     // Test-only (A1_TEST_HOLDER_LISTEN_DELAY_MS in the tab's environment): the holder runs this
     // long before its socket answers, so a test can kill its server inside that window.
     const listenDelayMs = Number(env.A1_TEST_HOLDER_LISTEN_DELAY_MS) || 0;
-    if (listenDelayMs > 0) await delay(listenDelayMs);
+    if (listenDelayMs > 0) await this.wait(listenDelayMs);
     this.throwIfShutDown();
     await this.listener.listen();
     // Registered once bound: a store disposed meanwhile closes it at once.
@@ -144,13 +146,18 @@ export class Holder {
     // file it names exists, so a test can prove the server's start deadline and replacement (SPEC
     // §10). A file, not a time: a replacement holder gets the same environment.
     const hangWhile = env.A1_TEST_PTY_HANG_WHILE;
-    while (hangWhile && fs.existsSync(hangWhile) && !this.store.isDisposed) await delay(TEST_HANG_POLL_MS);
+    while (hangWhile && fs.existsSync(hangWhile) && !this.store.isDisposed) await this.wait(TEST_HANG_POLL_MS);
     this.throwIfShutDown();
     const timer = setInterval(() => this.onStatusTick(), STATUS_TICK_MS);
     timer.unref();
     this.statusClock = this.store.add(toDisposable(() => clearInterval(timer)));
     this.child.start();
     return { pid: process.pid, childPid: this.slot.pid };
+  }
+
+  /** Waits `ms`, or less when the holder shuts down meanwhile. */
+  private async wait(ms: number): Promise<void> {
+    await delay(ms, undefined, { signal: this.startWaits.signal }).catch(() => undefined);
   }
 
   private throwIfShutDown(): void {
@@ -213,6 +220,11 @@ export class Holder {
     }
     this.deps.onDone(code);
   }
+}
+
+function abortOnDispose(): AbortController & Disposable {
+  const controller = new AbortController();
+  return Object.assign(controller, { dispose: () => controller.abort() });
 }
 
 function peerKeys(init: HolderInit): PeerKeys {

@@ -36,6 +36,9 @@ export type ServerConnection = Connection<ToHolder, FromHolder>;
 
 export class ServerLink implements Disposable {
   private server: ServerConnection | null = null;
+  /** Every authenticated server connection still open, linked or not yet (it links with its first
+   * epoch): dispose closes them all. */
+  private readonly open = new Set<ServerConnection>();
   private maxEpoch: number;
   /** The next look for a server after a loss. */
   private readonly lookTimer = new Timer();
@@ -63,7 +66,8 @@ export class ServerLink implements Disposable {
   dispose(): void {
     this.disposed = true;
     this.lookTimer.dispose();
-    this.server?.close();
+    for (const conn of this.open) conn.close();
+    this.open.clear();
     this.terminateAsked.dispose();
   }
 
@@ -72,7 +76,9 @@ export class ServerLink implements Disposable {
   adopt(conn: ServerConnection): void {
     if (this.disposed) return conn.close();
     this.deps.log.info('server-connected');
+    this.open.add(conn);
     conn.onClose(() => {
+      this.open.delete(conn);
       if (this.server !== conn) return;
       this.server = null;
       this.watch();
