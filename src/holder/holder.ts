@@ -21,7 +21,7 @@ import { errorCode } from '../log.js';
 import { TerminalModel } from './terminalModel.js';
 import { DataClients } from './dataClients.js';
 import { ClientInput } from './clientInput.js';
-import { PromptOffer } from './promptOffer.js';
+import { PromptOffer, type KeyPhases } from './promptOffer.js';
 import { ServerLink, type ServerLinkDeps } from './serverLink.js';
 import { AgentStatus } from './agentStatus.js';
 import { PeerGate, type PeerKeys } from './peers.js';
@@ -78,7 +78,7 @@ export class Holder {
   private readonly clients: DataClients;
   private readonly frames: FrameClock;
   private readonly offer: PromptOffer;
-  private readonly input: ClientInput<ReturnType<AgentStatus['readKeys']>>;
+  private readonly input: ClientInput<KeyPhases>;
   private readonly child: SupervisedChild;
   private readonly link: ServerLink;
   private readonly publisher: StatePublisher;
