@@ -92,6 +92,7 @@ describe('a shutdown during a pending await', () => {
       const hub = makeHub(cleanups, { env: wait === 'listen' ? { A1_TEST_HOLDER_LISTEN_DELAY_MS: '60000' } : {} });
       const hang = `${hub.dir}/hang`;
       if (wait === 'pty') {
+        // Read by start(), so it may be set after the holder was built.
         fs.writeFileSync(hang, '');
         hub.init.env.A1_TEST_PTY_HANG_WHILE = hang;
       }
@@ -118,6 +119,9 @@ describe('a shutdown during a pending await', () => {
     await terminated;
     expect(hub.done).toEqual([7]);
     await waitFor(() => !isAlive(childPid!), { what: 'the child ended by the terminate' });
+    // Its end, after the shutdown, is no crash to restart or to keep a last screen of.
+    expect(hub.logged('child-respawn')).toBe(0);
+    expect(fs.readdirSync(hub.init.recoveryDir)).toEqual([]);
   }, 60_000);
 
   it('a shutdown while the server link looks for a server stops the looking: no probe, no server started', async () => {
