@@ -104,12 +104,13 @@ export class Holder {
     const terminateIO = deps.terminateIO ?? realTerminateIO;
     const childDeps = { init, log, terminateIO, bridgeKey, slot, model, input, offer, agent, viewers: clients, frames };
     const child = (this.child = store.add(new SupervisedChild(childDeps)));
-    this.link = store.add(new ServerLink({ log, init, view, child: slot, clients, supervised: child, ...deps.serverWatch }));
-    this.publisher = store.add(new StatePublisher(view, this.link, clients, slot));
-    const peers = store.add(new PeerGate(peerKeys(init), log, { server: (c) => this.link.adopt(c), client: (c, id, m) => clients.add(c, id, m) }));
+    const link = (this.link = store.add(new ServerLink({ log, init, view, child: slot, clients, supervised: child, ...deps.serverWatch })));
+    const publisher = (this.publisher = store.add(new StatePublisher(view, link, clients, slot)));
+    const peers = store.add(new PeerGate(peerKeys(init), log, { server: (c) => link.adopt(c), client: (c, id, m) => clients.add(c, id, m) }));
     this.listener = new UnixListener(init.socketPath, (socket) => peers.accept(socket), listenerEvents(log));
     const runsInTab = (pids: number[]) => reportsFromTab(slot, pids);
-    this.bridge = new BridgeListener(init.bridgeSocketPath, bridgeKey, () => slot.runningInc(), runsInTab, (r) => this.onBridgeReport(r), log);
+    const onReport = reportApplier(agent, offer, publisher);
+    this.bridge = new BridgeListener(init.bridgeSocketPath, bridgeKey, () => slot.runningInc(), runsInTab, onReport, log);
     this.keeper = store.add(new SocketKeeper({ log, listener: this.listener, bridge: this.bridge, agent, child: slot }));
     this.subscribe();
   }
@@ -178,14 +179,6 @@ export class Holder {
     if (viewed !== this.agent.viewed) this.agent.note({ k: 'viewed', viewed, at: Date.now() });
   }
 
-  /** Applies an agent's report; false for one about another session (Codex's title thread). */
-  private onBridgeReport(report: BridgeReport): boolean {
-    if (!this.agent.report(report)) return false;
-    this.offer.reported(report.state, Date.now());
-    this.publisher.publish();
-    return true;
-  }
-
   state(): HolderState {
     return this.view.state();
   }
@@ -220,6 +213,16 @@ export class Holder {
     }
     this.deps.onDone(code);
   }
+}
+
+/** Applies an agent's report; false for one about another session (Codex's title thread). */
+function reportApplier(agent: AgentStatus, offer: PromptOffer, publisher: StatePublisher): (report: BridgeReport) => boolean {
+  return (report) => {
+    if (!agent.report(report)) return false;
+    offer.reported(report.state, Date.now());
+    publisher.publish();
+    return true;
+  };
 }
 
 function abortOnDispose(): AbortController & Disposable {
