@@ -9,6 +9,8 @@ import type { AgentReport } from '../protocol/messages.js';
 import type { BridgeReport } from './bridge.js';
 import { promptRulesFor } from './pendingPrompt.js';
 import type { KeyPhases } from './promptOffer.js';
+import type { ChildView } from './childSlot.js';
+import { Emitter } from './emitter.js';
 
 export interface StatusClock {
   /** Missed heartbeats this long show unresponsive. */
@@ -27,14 +29,15 @@ export class AgentStatus {
   /** The agent's status from structured events only. */
   private status: StatusState = INITIAL_STATUS;
   private current: Glyph = 'starting';
+  private readonly glyphChanged = new Emitter();
+  /** The glyph changed outside a report: the viewers should hear of it. */
+  readonly onGlyphChange = this.glyphChanged.event;
 
   constructor(
     kind: string | null,
     private readonly clock: StatusClock,
-    /** The child runs: only then has the agent a turn. */
-    private readonly running: () => boolean,
-    /** The glyph changed outside a report: the viewers should hear of it. */
-    private readonly glyphChanged: () => void,
+    /** Only while the child runs has the agent a turn. */
+    private readonly child: Pick<ChildView, 'lifecycle'>,
   ) {
     if (kind) this.agent = { kind, sessionId: null, state: null, name: null, seq: 0 };
   }
@@ -87,7 +90,7 @@ export class AgentStatus {
     const glyph = glyphOf(this.status, this.glyphClock());
     if (glyph === this.current) return;
     this.current = glyph;
-    this.glyphChanged();
+    this.glyphChanged.fire();
   }
 
   private glyphClock() {
@@ -145,7 +148,7 @@ export class AgentStatus {
 
   /** The agent's turn as a1 understands it (reports and keys), while its child runs and reports. */
   private phase(): AgentPhase | null {
-    return this.status.bridged && this.running() ? this.status.phase : null;
+    return this.status.bridged && this.child.lifecycle === 'running' ? this.status.phase : null;
   }
 
   /** The agent's session as the server may record it: none yet while an agent that saves its

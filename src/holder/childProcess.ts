@@ -49,8 +49,10 @@ export class ChildProcess {
   readonly writer: PtyWriter;
   readonly startTime: string | null;
   private slaveFd: number | null = null;
-  private yielding = false;
+  /** Set while reading is paused for the parse budget; cleared when it resumes. */
+  private resumeTimer: NodeJS.Timeout | null = null;
   private ended = false;
+  private readonly subscriptions: pty.IDisposable[];
 
   /** Throws when the child cannot be started. */
   static spawn(spec: ChildSpec, events: ChildEvents, log: Logger): ChildProcess {
@@ -86,8 +88,10 @@ export class ChildProcess {
     );
     this.holdSlave();
     this.startTime = procStartTime(proc.pid);
-    proc.onData((data) => events.data(data as unknown as Uint8Array));
-    proc.onExit(({ exitCode, signal }) => events.exit({ code: signal ? null : exitCode, signal: signal || null }));
+    this.subscriptions = [
+      proc.onData((data) => events.data(data as unknown as Uint8Array)),
+      proc.onExit(({ exitCode, signal }) => events.exit({ code: signal ? null : exitCode, signal: signal || null })),
+    ];
   }
 
   get pid(): number {
@@ -101,12 +105,11 @@ export class ChildProcess {
   pauseReading(waitMs: number): void {
     // A viewed tab reads on (waitMs 0): libuv already returns to the event loop after a bounded
     // batch of reads, and pausing after every 4 KiB chunk cost two epoll_ctl calls and a loop turn each.
-    if (waitMs === 0 || this.yielding) return;
-    this.yielding = true;
+    if (waitMs === 0 || this.resumeTimer || this.ended) return;
     this.proc.pause();
-    setTimeout(() => {
-      this.yielding = false;
-      if (!this.ended) this.proc.resume();
+    this.resumeTimer = setTimeout(() => {
+      this.resumeTimer = null;
+      this.proc.resume();
     }, waitMs);
   }
 
@@ -121,11 +124,19 @@ export class ChildProcess {
     }
   }
 
-  /** After its exit: input still queued is dropped with the writer, and the slave let go. */
+  /** After its exit, or when the holder shuts down: no event of it is heard any more, input
+   * still queued is dropped with the writer, the slave is let go and the master closed. A child
+   * still running then is hung up by the kernel, as the holder's own exit would (no signal is
+   * sent by pid: it may have been reaped already). Idempotent. */
   dispose(): void {
+    if (this.ended) return;
     this.ended = true;
+    for (const subscription of this.subscriptions) subscription.dispose();
+    if (this.resumeTimer) clearTimeout(this.resumeTimer);
+    this.resumeTimer = null;
     this.writer.dispose();
     this.releaseSlave();
+    closeMaster(this.proc);
   }
 
   /**
@@ -153,4 +164,10 @@ export class ChildProcess {
     }
     this.slaveFd = null;
   }
+}
+
+/** Closes node-pty's reader of the master, which owns the master's descriptor. Not in node-pty's
+ * types (like `fd` and `ptsName` above); its own destroy() would also signal the child by pid. */
+function closeMaster(proc: pty.IPty): void {
+  (proc as unknown as { _socket?: { destroy(): void } })._socket?.destroy();
 }

@@ -8,11 +8,13 @@ import { interruptKeyIn, type InterruptKey } from '../lifecycle/restart.js';
 import type { InputEvent } from '../input/events.js';
 import type { Logger } from '../log.js';
 import { InputGate, type Admission, type InputBatch, type InputPart } from './inputGate.js';
-import type { PtyWriter } from './ptyWriter.js';
 import { StartingInput } from './startingInput.js';
 import { isPlainText, submitAfterText, submitDue } from './submitPacing.js';
 import type { TerminalModel } from './terminalModel.js';
 import type { DataClient } from './dataClients.js';
+import type { ChildView } from './childSlot.js';
+import type { FrameClock } from './frameClock.js';
+import type { Disposable } from '../disposable.js';
 
 /** Input that waits beyond the bound is refused once the child has taken none of its backlog for
  * this long: it is not reading (issue 15). Long enough for a reading child on a loaded machine. */
@@ -34,31 +36,20 @@ interface Typed {
   scripted: boolean;
 }
 
-export interface InputHost<Phases> {
+export interface InputDeps<Phases> {
   readonly log: Logger;
   readonly model: TerminalModel;
-  /** The running child's input; null while none runs. */
-  writer(): PtyWriter | null;
-  /** A child runs and takes input. */
-  running(): boolean;
-  /** The child starts (its first start or a restart). */
-  starting(): boolean;
-  /** The tab is closing: nothing waits for a child any more. */
-  closing(): boolean;
-  /** When the child last printed (performance.now()). */
-  outputAt(): number;
+  /** The child the input is for; it hears of interrupt keys typed to it. */
+  readonly child: ChildView;
   /** Admitted input: the next frame goes out at once. */
-  typed(): void;
-  /** The controller typed a key its terminal turns into an interrupt signal (as sent: a control
-   * byte or a kitty key); told before readKeys, so the agent's turn is still the one it hit. */
-  interruptTyped(key: InterruptKey): void;
+  readonly frames: Pick<FrameClock, 'expediteNext'>;
   /** What the presses tell about the agent's turn, read before they are admitted. */
-  readKeys(presses: InputEvent[]): Phases;
-  /** The presses were admitted (written or held). */
-  admitted(presses: InputEvent[], phases: Phases, bracketedPaste: boolean): void;
+  readonly agent: { readonly working: boolean; readKeys(presses: InputEvent[]): Phases };
+  /** The presses were admitted (written or held): the pending prompt follows them. */
+  readonly offer: { admitted(presses: InputEvent[], phases: Phases, bracketedPaste: boolean): void };
 }
 
-export class ClientInput<Phases> {
+export class ClientInput<Phases> implements Disposable {
   private readonly gate: InputGate<DataClient>;
   private readonly startingInput: StartingInput<Typed, InputEvent>;
   private stallCheck: NodeJS.Timeout | null = null;
@@ -73,7 +64,7 @@ export class ClientInput<Phases> {
 
   constructor(
     private readonly boundBytes: number,
-    private readonly host: InputHost<Phases>,
+    private readonly deps: InputDeps<Phases>,
   ) {
     this.gate = new InputGate(boundBytes, INPUT_STALL_MS, boundBytes * INPUT_CAP_FACTOR);
     this.startingInput = new StartingInput(boundBytes);
@@ -87,7 +78,7 @@ export class ClientInput<Phases> {
       if (!this.startingInput.offer({ owner: client, events, scripted }, events, bytes)) this.refuse([{ owner: client, bytes }]);
       return;
     }
-    if (!Array.isArray(events) || !this.host.running()) {
+    if (!Array.isArray(events) || !this.deps.child.running) {
       client.conn.send({ t: 'inputRejected', reason: 'not-running' });
       return;
     }
@@ -95,7 +86,7 @@ export class ClientInput<Phases> {
   }
 
   private encodedBytes(events: InputEvent[]): number {
-    const modes = this.host.model.modes.modes;
+    const modes = this.deps.model.modes.modes;
     return events.reduce((n, ev) => n + Buffer.byteLength(encodeInput(ev, modes)), 0);
   }
 
@@ -121,7 +112,7 @@ export class ClientInput<Phases> {
 
   private submitIsDue(): boolean {
     const now = performance.now();
-    return submitDue({ now, textAt: this.textAt ?? -Infinity, outputAt: this.host.outputAt(), pendingBytes: this.host.writer()?.pendingBytes ?? 0 });
+    return submitDue({ now, textAt: this.textAt ?? -Infinity, outputAt: this.deps.child.outputAt, pendingBytes: this.deps.child.writer?.pendingBytes ?? 0 });
   }
 
   /** The Enter that starts `typed` goes now, on its own; what follows it is paced again. */
@@ -152,7 +143,7 @@ export class ClientInput<Phases> {
 
   /** Keys wait while the child starts, and after, until the new child is ready for them. */
   private waitsForChild(): boolean {
-    return !this.host.closing() && (this.host.starting() || this.startingInputDue !== null);
+    return !this.deps.child.terminating && (this.deps.child.lifecycle === 'starting' || this.startingInputDue !== null);
   }
 
   /** A child just started with keys waiting for it: they go at its first output (a shell's prompt,
@@ -185,7 +176,7 @@ export class ClientInput<Phases> {
     this.cancelStartingWait();
     const batches = this.startingInput.take();
     if (batches.length === 0) return;
-    this.host.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
+    this.deps.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
     for (const owner of new Set(batches.map((b) => b.owner.owner))) owner.conn.send({ t: 'inputRejected', reason: 'not-started' });
   }
 
@@ -202,7 +193,7 @@ export class ClientInput<Phases> {
   }
 
   private deliver(client: DataClient, events: InputEvent[]): void {
-    const modes = this.host.model.modes.modes;
+    const modes = this.deps.model.modes.modes;
     // A key's release (and a modifier key alone) reaches a child that asked for it, but types
     // nothing: the agent's status and the pending prompt follow presses only.
     const presses = events.filter((ev) => !isChildOnly(ev));
@@ -227,16 +218,17 @@ export class ClientInput<Phases> {
       }
     }
     if (text) parts.push({ binary: false, data: text });
-    for (const key of interrupts) this.host.interruptTyped(key);
-    const phases = this.host.readKeys(presses);
+    // Told before readKeys, so the agent's turn is still the one the key hit.
+    for (const key of interrupts) this.deps.child.interruptTyped(key, this.deps.agent.working, Date.now());
+    const phases = this.deps.agent.readKeys(presses);
     const verdict = this.admit({ parts, bytes, paste: events.some((ev) => ev.k === 'paste'), owner: client });
     if (verdict === 'refused') return;
-    this.host.admitted(presses, phases, modes.bracketedPaste);
+    this.deps.offer.admitted(presses, phases, modes.bracketedPaste);
     if (presses.length > 0) this.textAt = isPlainText(presses[presses.length - 1]) ? performance.now() : null;
   }
 
   private writerView() {
-    const writer = this.host.writer();
+    const writer = this.deps.child.writer;
     return { pending: writer?.pendingBytes ?? 0, stalledMs: writer?.stalledMs() ?? 0 };
   }
 
@@ -250,10 +242,10 @@ export class ClientInput<Phases> {
 
   private writeBatch(batch: InputBatch<DataClient>): void {
     for (const part of batch.parts) {
-      if (part.binary) this.host.writer()?.write(Buffer.from(part.data, 'latin1'));
-      else this.host.model.typed(part.data);
+      if (part.binary) this.deps.child.writer?.write(Buffer.from(part.data, 'latin1'));
+      else this.deps.model.typed(part.data);
     }
-    this.host.typed();
+    this.deps.frames.expediteNext();
   }
 
   /** The PTY took bytes: input waiting in order goes as far as it now fits. */
@@ -275,14 +267,15 @@ export class ClientInput<Phases> {
   }
 
   /** The holder shuts down: no timer of its input runs on. */
-  stopTimers(): void {
+  dispose(): void {
     this.stopStallCheck();
     this.stopSubmitCheck();
+    this.cancelStartingWait();
   }
 
   /** Refused whole, and said so to each client whose input it was. */
   private refuse(batches: Array<Pick<InputBatch<DataClient>, 'owner' | 'bytes'>>): void {
-    this.host.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
+    this.deps.log.warn('input-rejected', { bytes: batches.reduce((n, b) => n + b.bytes, 0) });
     for (const owner of new Set(batches.map((b) => b.owner))) owner.conn.send({ t: 'inputRejected', reason: 'queue-full' });
   }
 }

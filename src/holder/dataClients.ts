@@ -2,22 +2,20 @@
 // once it attaches, typing and resizing while it controls the tab, reading history in copy mode.
 // Each gets the rows that changed since its last frame, on a lane that never grows without bound.
 import type { Connection } from '../protocol/connection.js';
-import type { DataToClient, DataToHolder, HolderState } from '../protocol/messages.js';
+import type { DataToClient, DataToHolder } from '../protocol/messages.js';
 import { unhandled } from '../protocol/schema.js';
 import type { Row } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
 import type { Logger } from '../log.js';
 import { takeArmedFault } from '../diag/testFaults.js';
 import type { TerminalModel } from './terminalModel.js';
+import type { Controller, HolderStateView } from './holderState.js';
+import { Emitter } from './emitter.js';
+import type { Disposable } from '../disposable.js';
 
 /** A client lane holding more than this many unsent bytes is behind: it gets no new frame
  * until it drains, then one frame with everything that changed (single-slot lane). */
 export const LANE_HIGH_WATER_BYTES = 256 * 1024;
-
-export interface Controller {
-  clientId: string | null;
-  rev: number;
-}
 
 /** A viewing client's data-plane connection, as the holder sees it. */
 export type DataConnection = Connection<DataToHolder, DataToClient>;
@@ -34,45 +32,59 @@ export interface DataClient {
   behind: boolean;
 }
 
-export interface ClientsHost {
+export interface ClientsDeps {
   readonly log: Logger;
   readonly model: TerminalModel;
+  /** The state and the controller each attaching client is told. */
+  readonly view: HolderStateView;
   /** Test-only (A1_TEST_ATTACH_DELAY_MS in the tab's environment): the answer to an attach comes
    * this much later, as from a holder under load, so a test can type into a client's wait for it. */
   readonly attachDelayMs: number;
-  state(): HolderState;
-  controller(): Controller;
-  /** The controller's keys, at the controller's revision. */
-  /** `scripted`: typed all at once by a script or the page's compose line, not key by key. */
-  input(client: DataClient, events: InputEvent[], scripted: boolean): void;
-  /** The controller's size (SPEC §7: desired state). */
-  resize(cols: number, rows: number): void;
-  /** Someone started or stopped viewing the tab. */
-  viewersChanged(): void;
 }
 
-export class DataClients {
-  private readonly clients = new Set<DataClient>();
+/** The controller's keys, at the controller's revision; `scripted`: typed all at once by a script
+ * or the page's compose line, not key by key. */
+export interface TypedInput {
+  client: DataClient;
+  events: InputEvent[];
+  scripted: boolean;
+}
 
-  constructor(private readonly host: ClientsHost) {}
+export class DataClients implements Disposable {
+  private readonly clients = new Set<DataClient>();
+  /** Attaches answered late (attachDelayMs), each cleared at dispose. */
+  private readonly attachTimers = new Set<NodeJS.Timeout>();
+  private readonly typed = new Emitter<TypedInput>();
+  readonly onInput = this.typed.event;
+  private readonly resized = new Emitter<{ cols: number; rows: number }>();
+  /** The controller's size (SPEC §7: desired state). */
+  readonly onResize = this.resized.event;
+  private readonly viewersChanged = new Emitter();
+  /** Someone started or stopped viewing the tab. */
+  readonly onViewersChange = this.viewersChanged.event;
+  private disposed = false;
+
+  constructor(private readonly deps: ClientsDeps) {}
 
   add(conn: DataConnection, clientId: string, methods: readonly string[]): void {
+    // A handshake that finished after the holder began shutting down.
+    if (this.disposed) return conn.close();
     const client: DataClient = { conn, clientId, methods, attached: false, sentRows: null, sentMeta: '', behind: false };
     this.clients.add(client);
     // A newer client's message this holder lacks is dropped; the view goes on (SPEC §6).
     const offSkipped = conn.onSkipped(() => {
       offSkipped();
-      this.host.log.warn('client-message-skipped');
+      this.deps.log.warn('client-message-skipped');
     });
     conn.onClose(() => {
       this.clients.delete(client);
-      this.host.viewersChanged();
+      this.viewersChanged.fire();
     });
     conn.onDrain(() => {
       if (client.behind && conn.pendingBytes < LANE_HIGH_WATER_BYTES) {
         client.behind = false;
-        this.host.log.info('client-resync');
-        this.sendFrameTo(client, this.host.model.currentRows());
+        this.deps.log.info('client-resync');
+        this.sendFrameTo(client, this.deps.model.currentRows());
       }
     });
     conn.onMessage((msg) => this.onMessage(client, msg));
@@ -81,8 +93,8 @@ export class DataClients {
   private onMessage(client: DataClient, msg: DataToHolder): void {
     switch (msg.t) {
       case 'attach': {
-        const delayMs = this.host.attachDelayMs;
-        if (delayMs > 0) setTimeout(() => this.clients.has(client) && this.onAttach(client), delayMs);
+        const delayMs = this.deps.attachDelayMs;
+        if (delayMs > 0) this.attachLater(client, delayMs);
         else this.onAttach(client);
         return;
       }
@@ -91,22 +103,22 @@ export class DataClients {
           client.conn.send({ t: 'inputRejected', reason: 'read-only' });
           return;
         }
-        this.host.input(client, msg.events, msg.scripted === true);
+        this.typed.fire({ client, events: msg.events, scripted: msg.scripted === true });
         return;
       case 'resize':
         if (!this.isController(client, msg.rev)) return;
-        if (takeArmedFault('drop-resize')) return this.host.log.warn('test-resize-dropped');
-        this.host.resize(msg.cols, msg.rows);
+        if (takeArmedFault('drop-resize')) return this.deps.log.warn('test-resize-dropped');
+        this.resized.fire({ cols: msg.cols, rows: msg.rows });
         return;
       // Copy mode: read-only and per client, so any client may ask, controller or not.
       case 'history': {
-        const page = this.host.model.historyPage(msg.from, msg.count);
+        const page = this.deps.model.historyPage(msg.from, msg.count);
         client.conn.send({ t: 'historyPage', reqId: msg.reqId, ...page });
         return;
       }
       case 'search': {
         const direction = msg.direction === 'backward' ? 'backward' : 'forward';
-        const result = this.host.model.search(msg.text, direction, msg.from ?? undefined);
+        const result = this.deps.model.search(msg.text, direction, msg.from ?? undefined);
         client.conn.send({ t: 'searchResult', reqId: msg.reqId, ...result });
         return;
       }
@@ -115,19 +127,33 @@ export class DataClients {
     }
   }
 
+  private attachLater(client: DataClient, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.attachTimers.delete(timer);
+      if (this.clients.has(client)) this.onAttach(client);
+    }, delayMs);
+    this.attachTimers.add(timer);
+  }
+
   /** A client views the tab: it gets the state, who controls the tab, and the whole surface. */
   private onAttach(client: DataClient): void {
     client.attached = true;
-    this.host.viewersChanged();
+    this.viewersChanged.fire();
     client.sentRows = null;
-    client.conn.send({ t: 'state', state: this.host.state() });
-    client.conn.send({ t: 'controller', ...this.host.controller() });
-    this.sendFrameTo(client, this.host.model.currentRows());
+    client.conn.send({ t: 'state', state: this.deps.view.state() });
+    client.conn.send({ t: 'controller', ...this.deps.view.controller });
+    this.sendFrameTo(client, this.deps.model.currentRows());
   }
 
   private isController(client: DataClient, rev: number): boolean {
-    const controller = this.host.controller();
+    const controller = this.deps.view.controller;
     return controller.clientId === client.clientId && controller.rev === rev;
+  }
+
+  /** Takes the controller the server chose and tells the viewing clients. */
+  setController(controller: Controller): void {
+    this.deps.view.controller = controller;
+    this.sendToAttached({ t: 'controller', ...controller });
   }
 
   anyAttached(): boolean {
@@ -152,20 +178,27 @@ export class DataClients {
         c.behind = true;
         continue;
       }
-      current ??= this.host.model.currentRows();
+      current ??= this.deps.model.currentRows();
       this.sendFrameTo(c, current);
     }
   }
 
   private sendFrameTo(client: DataClient, current: Row[]): void {
-    const frame = this.host.model.frameFor(client.sentRows, client.sentMeta, current);
+    const frame = this.deps.model.frameFor(client.sentRows, client.sentMeta, current);
     if (!frame) return;
     client.sentRows = frame.rows;
     client.sentMeta = frame.meta;
     client.conn.send({ t: 'surface', patch: frame.patch });
   }
 
-  closeAll(): void {
+  /** Closes every client's connection; one whose handshake finishes later is closed at once. */
+  dispose(): void {
+    this.disposed = true;
+    for (const timer of this.attachTimers) clearTimeout(timer);
+    this.attachTimers.clear();
     for (const c of this.clients) c.conn.close();
+    this.typed.dispose();
+    this.resized.dispose();
+    this.viewersChanged.dispose();
   }
 }

@@ -30,7 +30,7 @@ export async function holderMain(): Promise<void> {
   process.on('SIGHUP', () => {
     // Detached from any terminal; a stray SIGHUP must not end the tab.
   });
-  const holder = new Holder(init, log, (code) => process.exit(code), terminateIOFor(process.env), () => watchdog.tick());
+  const holder = new Holder({ init, log, onDone: (code) => process.exit(code), terminateIO: terminateIOFor(process.env), onTick: () => watchdog.tick() });
   try {
     const ready = await holder.start();
     pipe.end(JSON.stringify({ ok: true, ...ready }) + '\n');

@@ -30,3 +30,10 @@ export class ParseBudget {
     return Math.max(1, Math.ceil(this.windowStart + this.windowMs - now));
   }
 }
+
+/** How long the PTY pauses after a chunk of output: a viewed tab never waits (SPEC §7: flow
+ * control slows only a background flood, never the tab someone types in); an unviewed one waits
+ * out its budget. */
+export function readPauseMs(viewed: boolean, budget: ParseBudget, now: number): number {
+  return viewed ? 0 : budget.waitMs(now);
+}

@@ -12,6 +12,7 @@ import type { DataConnection } from './dataClients.js';
 import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
 import { PROMPT_OFFER_METHOD } from './promptOffer.js';
+import type { Disposable } from '../disposable.js';
 
 const holderWire = mergeSchemas(holderSchema, dataSchema);
 
@@ -27,8 +28,11 @@ export interface Peers {
   client(conn: DataConnection, clientId: string, methods: readonly string[]): void;
 }
 
-export class PeerGate {
+export class PeerGate implements Disposable {
   private readonly usedTickets = new UsedTickets();
+  /** Connections whose handshake has not finished: closed at dispose, so none outlives the holder. */
+  private readonly pending = new Set<Connection>();
+  private disposed = false;
 
   constructor(
     private readonly keys: PeerKeys,
@@ -38,7 +42,9 @@ export class PeerGate {
 
   /** Authenticates a new connection and hands it to the server link or the viewing clients. */
   accept(socket: net.Socket): void {
+    if (this.disposed) return void socket.destroy();
     const conn = new Connection(socket, holderWire);
+    this.pending.add(conn);
     const { tabId, holderInc, holderKey, ticketKey } = this.keys;
     let ticket: Ticket | null = null;
     acceptHandshake(conn, {
@@ -60,6 +66,7 @@ export class PeerGate {
       },
     }).then(
       (hs) => {
+        this.pending.delete(conn);
         // One socket serves both planes (holderWire); the authenticated role says which this
         // connection speaks, and each side's switch ignores the other plane's messages.
         if (hs.peerRole === 'server') this.peers.server(conn as unknown as ServerConnection);
@@ -67,9 +74,16 @@ export class PeerGate {
         else conn.close();
       },
       (err) => {
+        this.pending.delete(conn);
         this.log.warn('handshake-refused', { code: err instanceof ProtocolError ? err.code : errorCode(err) });
         conn.close();
       },
     );
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const conn of this.pending) conn.close();
+    this.pending.clear();
   }
 }

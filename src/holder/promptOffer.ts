@@ -4,10 +4,13 @@
 // persisted or sent to the server.
 import { encodeInput } from '../input/encode.js';
 import type { InputEvent } from '../input/events.js';
-import type { Modes } from '../surface/types.js';
 import type { AgentPhase } from '../status/model.js';
 import type { AgentState } from '../status/agentState.js';
 import type { Logger } from '../log.js';
+import type { ChildView } from './childSlot.js';
+import type { DataClients } from './dataClients.js';
+import type { TerminalModel } from './terminalModel.js';
+import type { AgentStatus } from './agentStatus.js';
 import { NO_PROMPT, lostPrompt, nextIncarnation, promptRulesFor, reducePrompt, touchesInput, type PromptEvent, type PromptState } from './pendingPrompt.js';
 
 /** How long a restarted agent may take to say it is ready (its idle report) before the prompt its
@@ -24,17 +27,15 @@ export const PROMPT_OFFER_METHOD = 'promptOffer';
 
 export type KeyPhases = Array<{ before: AgentPhase | null; after: AgentPhase | null }>;
 
-export interface OfferHost {
+export interface OfferDeps {
   readonly log: Logger;
-  /** The agent kind whose prompt rules apply (null: a shell tab). */
-  agentKind(): string | null | undefined;
-  modes(): Modes;
-  /** Writes to the running child's input; false when none runs. */
-  type(data: string): boolean;
-  /** When the child last printed (performance.now()). */
-  outputAt(): number;
-  /** One line for the viewing clients, without the prompt. */
-  tell(typed: boolean): void;
+  /** Its kind says whose prompt rules apply (none: a shell tab). */
+  readonly agent: Pick<AgentStatus, 'kind'>;
+  readonly model: Pick<TerminalModel, 'modes'>;
+  /** The offer is typed into the running child's input. */
+  readonly child: Pick<ChildView, 'write' | 'outputAt'>;
+  /** Told, without the prompt, whether it was offered. */
+  readonly viewers: Pick<DataClients, 'sendToAttached'>;
 }
 
 export class PromptOffer {
@@ -44,7 +45,7 @@ export class PromptOffer {
    * quiet). */
   private wait: { since: number; readyAt: number | null } | null = null;
 
-  constructor(private readonly host: OfferHost) {}
+  constructor(private readonly deps: OfferDeps) {}
 
   /** At a child's death: a crash or a forced restart of an agent child (`died`) carries the prompt
    * that had no settled reply to the next incarnation; anything else forgets it. */
@@ -85,8 +86,8 @@ export class PromptOffer {
   tick(now: number): void {
     const wait = this.wait;
     if (!wait) return;
-    const quiet = performance.now() - this.host.outputAt() >= OFFER_QUIET_MS;
-    if (wait.readyAt === null && !promptRulesFor(this.host.agentKind()).idleOnStart && this.host.modes().bracketedPaste && quiet) {
+    const quiet = performance.now() - this.deps.child.outputAt >= OFFER_QUIET_MS;
+    if (wait.readyAt === null && !promptRulesFor(this.deps.agent.kind).idleOnStart && this.deps.model.modes.modes.bracketedPaste && quiet) {
       wait.readyAt = now;
       this.tryOffer();
     } else if (wait.readyAt === null && now - wait.since >= OFFER_READY_WAIT_MS) this.drop('not-ready');
@@ -98,23 +99,27 @@ export class PromptOffer {
   private tryOffer(): void {
     const carried = this.prompt.carried;
     if (!this.wait?.readyAt || !carried || carried.typed) return;
-    const modes = this.host.modes();
+    const modes = this.deps.model.modes.modes;
     if (!modes.bracketedPaste) return;
-    if (!this.host.type(encodeInput({ k: 'paste', s: carried.text }, modes))) return;
+    if (!this.deps.child.write(encodeInput({ k: 'paste', s: carried.text }, modes))) return;
     this.wait = null;
     this.step({ k: 'offered' });
-    this.host.log.info('prompt-offered');
-    this.host.tell(true);
+    this.deps.log.info('prompt-offered');
+    this.tell(true);
   }
 
   private drop(reason: 'not-ready' | 'no-bracketed-paste' | 'input-first'): void {
     this.wait = null;
     this.step({ k: 'offerDropped' });
-    this.host.log.info('prompt-not-offered', { reason });
-    this.host.tell(false);
+    this.deps.log.info('prompt-not-offered', { reason });
+    this.tell(false);
+  }
+
+  private tell(typed: boolean): void {
+    this.deps.viewers.sendToAttached({ t: 'promptOffer', typed }, PROMPT_OFFER_METHOD);
   }
 
   private step(event: PromptEvent): void {
-    this.prompt = reducePrompt(promptRulesFor(this.host.agentKind()), this.prompt, event);
+    this.prompt = reducePrompt(promptRulesFor(this.deps.agent.kind), this.prompt, event);
   }
 }

@@ -2,34 +2,50 @@
 // by epoch; the server's commands (controller, restart, resume, close) and its liveness pings.
 // When the link drops, the holder looks for a server and starts a replacement for one that died.
 import type { Connection } from '../protocol/connection.js';
-import type { FromHolder, HolderState, ToHolder } from '../protocol/messages.js';
+import type { FromHolder, ToHolder } from '../protocol/messages.js';
 import { unhandled } from '../protocol/schema.js';
 import type { Logger } from '../log.js';
-import { decideServerWatch, probeServer, retryDelayMs, startServerProcess } from './serverWatch.js';
-import type { Controller } from './dataClients.js';
+import { decideServerWatch, probeServer, retryDelayMs, startServerProcess, type ServerProbe } from './serverWatch.js';
+import type { HolderInit } from '../protocol/holderInit.js';
+import type { HolderStateView } from './holderState.js';
+import type { ChildView } from './childSlot.js';
+import type { DataClients } from './dataClients.js';
+import type { SupervisedChild } from './supervisedChild.js';
+import { Emitter } from './emitter.js';
+import { Timer, type Disposable } from '../disposable.js';
 
-export interface ServerLinkHost {
+export interface ServerLinkDeps {
   readonly log: Logger;
   /** The profile's server socket, writer lock and profile; without them no server is replaced. */
-  readonly serverSocketPath?: string;
-  readonly writerLockPath?: string;
-  readonly profile?: string;
-  state(): HolderState;
-  terminating(): boolean;
-  /** An attached client starts a replacement server itself. */
-  anyAttached(): boolean;
-  /** Takes the controller the server chose and tells the viewing clients. */
-  setController(controller: Controller): void;
-  terminate(graceMs: number): void;
-  restartChild(fresh: boolean, force: boolean): void;
-  setResume(resume: unknown): void;
+  readonly init: Pick<HolderInit, 'epoch' | 'serverSocketPath' | 'writerLockPath' | 'profile'>;
+  readonly view: Pick<HolderStateView, 'state'>;
+  /** A closing tab looks for no server. */
+  readonly child: Pick<ChildView, 'terminating'>;
+  /** An attached client starts a replacement server itself; the controller the server chose is
+   * theirs to hear of. */
+  readonly clients: Pick<DataClients, 'anyAttached' | 'setController'>;
+  /** The server's restart and resume commands. */
+  readonly supervised: Pick<SupervisedChild, 'restart' | 'setResume'>;
+  /** Looks at the server, and starts a replacement; the real ones unless a test's. */
+  readonly probe?: (socketPath: string, lockPath?: string) => Promise<ServerProbe>;
+  readonly startServer?: (profile: string) => void;
 }
 
 /** The server's connection, as the holder sees it. */
 export type ServerConnection = Connection<ToHolder, FromHolder>;
 
-export class ServerLink {
+export class ServerLink implements Disposable {
   private server: ServerConnection | null = null;
+  /** Every authenticated server connection still open, linked or not yet (it links with its first
+   * epoch): dispose closes them all. */
+  private readonly open = new Set<ServerConnection>();
+  private maxEpoch: number;
+  /** The next look for a server after a loss. */
+  private readonly lookTimer = new Timer();
+  private readonly terminateAsked = new Emitter<number>();
+  /** The server asked for the tab's close, with this grace window (ms). */
+  readonly onTerminate = this.terminateAsked.event;
+  private disposed = false;
   /** Server links lost so far: the grace timer of each loss knows whether a later one superseded it. */
   private losses = 0;
   /** The loss whose first look was logged: one `server-lost` each, whatever looks follow. */
@@ -37,24 +53,32 @@ export class ServerLink {
   /** When this holder started servers, inside the automatic starts' window (SPEC §10). */
   private starts: number[] = [];
 
-  constructor(
-    private maxEpoch: number,
-    private readonly host: ServerLinkHost,
-  ) {}
+  constructor(private readonly deps: ServerLinkDeps) {
+    this.maxEpoch = deps.init.epoch;
+  }
 
   send(msg: FromHolder): void {
     this.server?.send(msg);
   }
 
-  close(): void {
-    this.server?.close();
+  /** Closes the server's connection and stops looking for one; a server whose handshake finishes
+   * later is closed at once. */
+  dispose(): void {
+    this.disposed = true;
+    this.lookTimer.dispose();
+    for (const conn of this.open) conn.close();
+    this.open.clear();
+    this.terminateAsked.dispose();
   }
 
   /** An authenticated server connection replaces the current one only with its first admitted
    * epoch: a superseded server that reconnects is refused and cannot displace its successor. */
   adopt(conn: ServerConnection): void {
-    this.host.log.info('server-connected');
+    if (this.disposed) return conn.close();
+    this.deps.log.info('server-connected');
+    this.open.add(conn);
     conn.onClose(() => {
+      this.open.delete(conn);
       if (this.server !== conn) return;
       this.server = null;
       this.watch();
@@ -66,11 +90,11 @@ export class ServerLink {
         this.server = conn;
         previous?.close();
         // What changed since the state sent at connect went to the previous link.
-        conn.send({ t: 'state', state: this.host.state() });
+        conn.send({ t: 'state', state: this.deps.view.state() });
       }
       this.onMessage(conn, m);
     });
-    conn.send({ t: 'state', state: this.host.state() });
+    conn.send({ t: 'state', state: this.deps.view.state() });
   }
 
   private onMessage(conn: ServerConnection, msg: ToHolder): void {
@@ -85,20 +109,20 @@ export class ServerLink {
         if (!this.admitEpoch(msg.epoch)) return;
         const controller = { clientId: msg.clientId ?? null, rev: msg.rev };
         conn.send({ t: 'controllerSet', rev: controller.rev });
-        this.host.setController(controller);
+        this.deps.clients.setController(controller);
         return;
       }
       case 'terminate':
         if (!this.admitEpoch(msg.epoch)) return;
-        this.host.terminate(msg.graceMs);
+        this.terminateAsked.fire(msg.graceMs);
         return;
       case 'restartChild':
         if (!this.admitEpoch(msg.epoch)) return;
-        this.host.restartChild(msg.fresh, msg.force === true);
+        this.deps.supervised.restart(msg.fresh, msg.force === true);
         return;
       case 'setResume': {
         if (!this.admitEpoch(msg.epoch)) return;
-        this.host.setResume(msg.resume);
+        this.deps.supervised.setResume(msg.resume);
         return;
       }
       default:
@@ -109,7 +133,7 @@ export class ServerLink {
   /** Epoch fencing (SPEC §5): commands from a lower epoch than any seen are refused. */
   private admitEpoch(epoch: number): boolean {
     if (epoch < this.maxEpoch) {
-      this.host.log.warn('stale-epoch-refused', { epoch, maxEpoch: this.maxEpoch });
+      this.deps.log.warn('stale-epoch-refused', { epoch, maxEpoch: this.maxEpoch });
       return false;
     }
     this.maxEpoch = epoch;
@@ -120,33 +144,44 @@ export class ServerLink {
    * died, after a random 1–3 s, and never after a clean exit (SPEC §15); look again, backing off,
    * until a server links to this holder. */
   private watch(): void {
-    if (!this.host.serverSocketPath || !this.host.profile || this.host.terminating()) return;
+    if (!this.deps.init.serverSocketPath || !this.deps.init.profile || this.deps.child.terminating || this.disposed) return;
     // Each loss gets its own grace: a timer armed for an earlier loss, whose server was replaced
     // and lost again meanwhile, must not fire at once for the new loss and race the client.
     this.look(++this.losses, 0);
   }
 
   private look(loss: number, attempt: number): void {
-    const current = () => loss === this.losses && !this.server && !this.host.terminating();
-    setTimeout(() => {
-      if (!current()) return;
-      // An attached client starts the replacement itself, or it has stopped starting them (its
-      // start budget is spent) and offers [r]: either way this holder starts none while it stays.
-      if (this.host.anyAttached()) return this.look(loss, attempt + 1);
-      void probeServer(this.host.serverSocketPath!, this.host.writerLockPath).then((probe) => {
-        if (!current()) return;
-        if (this.host.anyAttached()) return this.look(loss, attempt + 1);
-        if (this.lossLogged !== loss) this.host.log.info('server-lost', { reason: probe });
-        this.lossLogged = loss;
-        const decision = decideServerWatch(probe, this.starts, Date.now(), this.host.terminating());
-        if (decision.action === 'stop') return;
-        this.starts = decision.starts;
-        if (decision.action === 'start') {
-          this.host.log.warn('server-replace', { attempt });
-          startServerProcess(process.argv[1], this.host.profile!, process.env);
-        }
-        this.look(loss, attempt + 1);
-      });
-    }, retryDelayMs(attempt)).unref();
+    this.lookTimer.set(retryDelayMs(attempt), () => void this.lookNow(loss, attempt));
   }
+
+  /** Whether a look for loss `loss` still matters: no later loss, no server, no close. */
+  private current(loss: number): boolean {
+    return loss === this.losses && !this.server && !this.deps.child.terminating && !this.disposed;
+  }
+
+  private async lookNow(loss: number, attempt: number): Promise<void> {
+    const { init, log, clients } = this.deps;
+    // An attached client starts the replacement itself, or it has stopped starting them (its
+    // start budget is spent) and offers [r]: either way this holder starts none while it stays.
+    if (!this.current(loss)) return;
+    if (clients.anyAttached()) return this.look(loss, attempt + 1);
+    const probe = await (this.deps.probe ?? probeServer)(init.serverSocketPath!, init.writerLockPath);
+    // The link, a client or the close may have come while the probe ran.
+    if (!this.current(loss)) return;
+    if (clients.anyAttached()) return this.look(loss, attempt + 1);
+    if (this.lossLogged !== loss) log.info('server-lost', { reason: probe });
+    this.lossLogged = loss;
+    const decision = decideServerWatch(probe, this.starts, Date.now(), this.deps.child.terminating);
+    if (decision.action === 'stop') return;
+    this.starts = decision.starts;
+    if (decision.action === 'start') {
+      log.warn('server-replace', { attempt });
+      (this.deps.startServer ?? startRealServer)(init.profile!);
+    }
+    this.look(loss, attempt + 1);
+  }
+}
+
+function startRealServer(profile: string): void {
+  startServerProcess(process.argv[1], profile, process.env);
 }

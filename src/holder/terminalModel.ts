@@ -12,16 +12,16 @@ import type { HistoryPage, SearchResult } from '../protocol/history.js';
 import { DroppedLines, readHistoryPage, searchBuffer, type SearchDirection } from './history.js';
 import { parseOsc52 } from './clipboard.js';
 import { recoveryText } from './recovery.js';
+import { Emitter } from './emitter.js';
+import type { Disposable } from '../disposable.js';
 
 const { Terminal } = xtermHeadless;
 type XTerm = InstanceType<typeof Terminal>;
 
-export interface ModelEvents {
-  /** What the model sends the child: answers to its queries (DA, DSR) and admitted input. */
-  reply(data: string | Buffer): void;
-  titleChanged(): void;
-  /** An OSC 52 write, for the attached clients (never persisted or logged). */
-  clipboard(sequence: string): void;
+/** Where the model sends what goes to the child: answers to its queries (DA, DSR) and admitted
+ * input. */
+export interface ChildInput {
+  write(data: string | Buffer): void;
 }
 
 /** A frame for one client: what changed since the rows it has, or null when nothing did. */
@@ -32,37 +32,48 @@ export interface Frame {
   meta: string;
 }
 
-export class TerminalModel {
+export class TerminalModel implements Disposable {
   readonly term: XTerm;
+  private readonly titleChanged = new Emitter();
+  readonly onTitleChange = this.titleChanged.event;
+  private readonly clipboardWritten = new Emitter<string>();
+  /** An OSC 52 write, for the attached clients (never persisted or logged). */
+  readonly onClipboard = this.clipboardWritten.event;
   readonly modes: ModeTracker;
   title = '';
   private readonly rowCache: RowCache;
   /** Counted from the first copy-mode request on: clients only compare two replies' counts. */
   private droppedLines: DroppedLines | null = null;
 
-  constructor(size: { cols: number; rows: number; scrollback: number }, events: ModelEvents) {
+  constructor(size: { cols: number; rows: number; scrollback: number }, child: ChildInput) {
     this.term = new Terminal({ ...size, allowProposedApi: true });
     this.term.loadAddon(new unicode11.Unicode11Addon());
     this.term.unicode.activeVersion = '11';
-    this.modes = new ModeTracker(this.term, (data) => events.reply(data));
+    this.modes = new ModeTracker(this.term, (data) => child.write(data));
     // Registered before any write, so no change goes unreported.
     const rowCache = new RowCache((y) => extractRow(this.term, y), true, (y) => rowWords(this.term, y));
     const watching = watchDirtyRows(this.term, (range) => (range ? rowCache.mark(range.start, range.end) : rowCache.markAll()));
     this.rowCache = watching ? rowCache : new RowCache((y) => extractRow(this.term, y), false);
     this.term.onTitleChange((t) => {
       this.title = t;
-      events.titleChanged();
+      this.titleChanged.fire();
     });
     // OSC 52: writes go to attached clients at once; reads and malformed requests are swallowed
     // here, so the child never gets an answer.
     this.term.parser.registerOscHandler(52, (data) => {
       const req = parseOsc52(data);
-      if (req.kind === 'write') events.clipboard(req.sequence);
+      if (req.kind === 'write') this.clipboardWritten.fire(req.sequence);
       return true;
     });
     // The model answers terminal queries (DA, DSR) and carries admitted input (SPEC §7).
-    this.term.onData((data) => events.reply(data));
-    this.term.onBinary((data) => events.reply(Buffer.from(data, 'binary')));
+    this.term.onData((data) => child.write(data));
+    this.term.onBinary((data) => child.write(Buffer.from(data, 'binary')));
+  }
+
+  dispose(): void {
+    this.titleChanged.dispose();
+    this.clipboardWritten.dispose();
+    this.term.dispose();
   }
 
   get cols(): number {
