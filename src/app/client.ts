@@ -18,7 +18,7 @@ import { cursorOffset } from './overlays/lineEditor.js';
 import { DisposableStore, toDisposable } from '../disposable.js';
 import { surfaceRowsOf } from './attach/geometry.js';
 import type { ClientOps } from './attach/actions.js';
-import { ClientInput, type InputHost } from './attach/input.js';
+import { TerminalInput, type InputHost } from './attach/input.js';
 import { ControlLink } from '../client/controlLink.js';
 import { ViewLink } from './attach/viewLink.js';
 import { Painter } from './attach/painter.js';
@@ -80,7 +80,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
   readonly stripMouse: StripMouse;
   readonly outer: OuterTerminal;
   readonly detachIntervalMs: number;
-  private readonly input: ClientInput;
+  private readonly input: TerminalInput;
   private readonly notices = new Notices(() => this.renderUi());
   /** Everything to release on leaving, in the order it is released. */
   private readonly store = new DisposableStore();
@@ -150,7 +150,7 @@ class AttachClient implements ClientOps, OverlaysHost, StripMouseHost, InputHost
     });
     this.overlays = new Overlays(this);
     this.stripMouse = new StripMouse(this);
-    this.input = new ClientInput(this, opts.config.escapeTimeoutMs);
+    this.input = new TerminalInput(this, opts.config.escapeTimeoutMs);
     // Released in this order: nothing paints or fires once leaving starts; the outer terminal
     // is restored (kitty flags popped, modes reset) before the parting message; the links close.
     this.store.add(this.painter);

@@ -30,7 +30,7 @@ export interface InputHost extends ClientOps {
   surfaceTop(): number;
 }
 
-export class ClientInput implements Disposable {
+export class TerminalInput implements Disposable {
   private readonly tokenizer: InputTokenizer;
   private router: RouterState = { chord: NO_CHORD, detach: INITIAL_DETACH_STATE, takenKeys: new Set(), surfacePress: null };
   /** The outer terminal's answer to the keyboard query: unknown until its reply or DA1's. */

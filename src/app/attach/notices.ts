@@ -8,7 +8,7 @@ import type { LinkState } from '../../client/controlLink.js';
 /** How long a transient notice stays up. */
 const NOTICE_MS = 8_000;
 /** The notice that stays while the server link is not connected; the stopped one names the keys
- * of ClientInput's stopped-server mode. */
+ * of TerminalInput's stopped-server mode. */
 const LINK_NOTICES: Readonly<Record<LinkState, string | null>> = {
   connected: null,
   reconnecting: 'reconnecting…',
