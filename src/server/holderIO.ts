@@ -96,7 +96,7 @@ export class HolderIO implements Disposable {
   constructor(private readonly d: HolderIODeps) {
     const core = { state: () => d.core.state(), stillWriter: () => d.core.stillWriter() };
     this.ending = new HolderEnding({ paths: d.paths, config: d.config, registry: d.registry, epoch: d.epoch, log: d.log, terminateIO: d.terminateIO, testEarlierSignalsLost: d.testEarlierSignalsLost, book: this.book, ...core });
-    this.orphans = new OrphanSweep({ paths: d.paths, config: d.config, epoch: d.epoch, log: d.log, terminateIO: d.terminateIO, ending: this.ending, holderKey: (tabId, inc) => this.holderKey(tabId, inc), ...core });
+    this.orphans = new OrphanSweep({ paths: d.paths, config: d.config, epoch: d.epoch, log: d.log, terminateIO: d.terminateIO, ending: this.ending, holderKey: (tabId, inc) => this.holderKey(tabId, inc), signal: this.stop.signal, ...core });
     this.store.add(toDisposable(() => this.stop.abort()));
     this.store.add(toDisposable(() => this.closeAll()));
   }
