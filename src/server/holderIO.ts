@@ -1,8 +1,11 @@
-// The server's hands on holder processes (SPEC §4, §9, §10): it carries out the core's spawn,
-// verify, send and kill effects and feeds back what happened (spawned, verified, gone, states,
-// acknowledgements, closed links). It decides nothing about tabs; it keeps only process facts the
-// core does not reason over: every holder and child seen per tab (for retirement plans), the
-// holder's last state (titles, glyphs, busy), and the links.
+// The server's hands on holder processes (SPEC §4, §9, §10): it carries out the core's spawn
+// (clear the way, then launch), verify, send and kill effects and feeds back what happened
+// (cleared, spawned, verified, gone, states, acknowledgements, closed links). It decides nothing
+// about tabs: what happens after each await is asked of the core (an event it is fed) or of a pure
+// decision beside it (core/supervision.ts). It keeps only process facts the core does not reason
+// over: every holder and child seen per tab (for retirement plans), the holder's last state
+// (titles, glyphs, busy), and the links. Everything it holds (links, connections being verified,
+// retry pauses) is released by one dispose.
 import { setTimeout as delay } from 'node:timers/promises';
 import { unhandled } from '../protocol/schema.js';
 import type { HolderState, ToHolder } from '../protocol/messages.js';
@@ -22,11 +25,12 @@ import { writerLockPath } from '../store/layout.js';
 import type { OrphanReport } from './orphans.js';
 import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
 import { reportOf } from './rows.js';
-import { afterLinkLoss, type CoreEvent, type CoreState, type Effect, type HolderRef } from './core/index.js';
+import { afterHolderConnected, afterLinkLoss, afterPendingConnectFailed, awaitsVerification, type CoreEvent, type CoreState, type Effect, type HolderRef } from './core/index.js';
 import { TabProcessBook, killSession } from './tabProcesses.js';
 import { HolderEnding } from './holderEnding.js';
 import { OrphanSweep } from './orphanSweep.js';
 import { shimDirOf } from '../paths.js';
+import { DisposableStore, toDisposable, type Disposable } from '../disposable.js';
 
 /** A live holder whose connection broke is reconnected this many times (HOLDER_RECONNECT_DELAY_MS
  * apart) before it is reported unverifiable; a holder that died meanwhile is reported gone instead. */
@@ -48,11 +52,16 @@ export interface HolderIODeps {
   /** Test-only (A1_TEST_EARLIER_SIGNALS_LOST): signals meant for a tab's earlier processes are
    * not sent, so a test can keep one alive that a1 must not start beside. */
   testEarlierSignalsLost?: boolean;
-  /** Feeds the core an event; it is a no-op once the server stopped. */
-  feed: (e: CoreEvent) => void;
-  state: () => CoreState;
+  core: HolderCore;
+}
+
+/** What holder IO needs of the server's core: its state to read, and where events go. */
+export interface HolderCore {
+  state(): CoreState;
+  /** Feeds the core an event; a no-op once the server stopped. */
+  feed(e: CoreEvent): void;
   /** Whether this server still holds the lease at its epoch; false also stops it (fenced). */
-  stillWriter: () => boolean;
+  stillWriter(): boolean;
 }
 
 /** What one spawn runs: decided by the server (the resume validator), carried here. */
@@ -68,18 +77,34 @@ export interface SpawnPlan {
   rows: number;
 }
 
-export class HolderIO {
+export class HolderIO implements Disposable {
   private readonly book = new TabProcessBook();
   private readonly ending: HolderEnding;
   private readonly orphans: OrphanSweep;
-  /** Incarnations this server spawned: their first verification is a bind, not an adoption. */
+  /** Incarnations this server launched: their first verification is a bind, not an adoption. */
   private readonly spawnedHere = new Set<string>();
   /** Incarnations whose link closed while they were bound, until verified again or found gone. */
   private readonly lostLinks = new Set<string>();
+  /** What each start whose way is being cleared will run, until it is launched or dropped. */
+  private readonly plans = new Map<string, SpawnPlan>();
+  /** Connections opened for a verification and not yet bound or closed. */
+  private readonly verifying = new Set<HolderConnection>();
+  private readonly store = new DisposableStore();
+  /** Aborted by dispose: retry pauses end and connects in flight close. */
+  private readonly stop = new AbortController();
 
   constructor(private readonly d: HolderIODeps) {
-    this.ending = new HolderEnding({ ...d, book: this.book });
-    this.orphans = new OrphanSweep({ ...d, ending: this.ending, holderKey: (tabId, inc) => this.holderKey(tabId, inc) });
+    const core = { state: () => d.core.state(), stillWriter: () => d.core.stillWriter() };
+    this.ending = new HolderEnding({ paths: d.paths, config: d.config, registry: d.registry, epoch: d.epoch, log: d.log, terminateIO: d.terminateIO, testEarlierSignalsLost: d.testEarlierSignalsLost, book: this.book, ...core });
+    this.orphans = new OrphanSweep({ paths: d.paths, config: d.config, epoch: d.epoch, log: d.log, terminateIO: d.terminateIO, ending: this.ending, holderKey: (tabId, inc) => this.holderKey(tabId, inc), signal: this.stop.signal, ...core });
+    this.store.add(toDisposable(() => this.stop.abort()));
+    this.store.add(toDisposable(() => this.closeAll()));
+  }
+
+  /** Closes every link and pending verification; nothing is fed to the core from here on, and a
+   * late completion (a spawn, a connect, a holder's message) is dropped. Holders keep running. */
+  dispose(): void {
+    this.store.dispose();
   }
 
   /** The linked holder's last state, for what clients see (title, glyph, child). */
@@ -120,75 +145,69 @@ export class HolderIO {
     return deriveKey(this.d.secret, 'holder', tabId, inc);
   }
 
-  // ---- spawn ----
+  private get disposed(): boolean {
+    return this.store.isDisposed;
+  }
 
-  async spawn(fx: Extract<Effect, { t: 'spawnHolder' }>, plan: SpawnPlan): Promise<void> {
+  private feed(e: CoreEvent): void {
+    if (!this.disposed) this.d.core.feed(e);
+  }
+
+  /** A retry's pause; false when a dispose ended it. */
+  private async pause(ms: number): Promise<boolean> {
+    try {
+      await delay(ms, undefined, { signal: this.stop.signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // ---- spawn: clear the way, then launch if the core still wants it ----
+
+  /** Ends a stray or earlier holder's processes the start would run beside, then tells the core,
+   * which launches the start only if its tab still makes it (`startCleared` → `launchHolder`). */
+  async clear(fx: Extract<Effect, { t: 'spawnHolder' }>, plan: SpawnPlan): Promise<void> {
     const { tabId, inc } = fx;
-    this.spawnedHere.add(inc);
     // A holder of this tab that no row owns (a spawn that outlived its server, one a host stop
     // missed) would run the tab, and its agent session, beside the new one: it is ended first, or,
     // when it does not prove itself (it may still be starting), this start fails and is retried.
     if (!(await this.orphans.clearStrays(tabId, inc))) {
       this.d.log.error('holder-start-failed', { tab: tabId, code: 'stray-unverifiable' });
-      this.d.feed({ t: 'spawnFailed', tabId, inc });
-      return;
+      return this.feed({ t: 'spawnFailed', tabId, inc });
     }
     const clearance = await this.ending.clearEarlier(tabId);
     if (!clearance.ok) {
       const { ok: _ok, ...why } = clearance;
       this.d.log.warn('start-refused', { tab: tabId, ...why });
-      this.d.feed({ t: 'startRefused', tabId, inc });
-      return;
+      return this.feed({ t: 'startRefused', tabId, inc });
     }
-    // Closed, put to sleep or stopped while its earlier processes ended: nothing starts.
-    if (this.d.state().tabs[tabId]?.starting !== inc) {
-      this.d.feed({ t: 'spawnFailed', tabId, inc });
-      return;
-    }
+    this.plans.set(inc, plan);
+    // The core's launchHolder takes the plan synchronously within this feed; one still here was
+    // not launched (the tab closed, slept or stopped meanwhile) and goes with its start.
+    this.feed({ t: 'startCleared', tabId, inc });
+    this.plans.delete(inc);
+  }
+
+  async launch(fx: Extract<Effect, { t: 'launchHolder' }>): Promise<void> {
+    const { tabId, inc } = fx;
+    const plan = this.plans.get(inc);
+    this.plans.delete(inc);
+    if (!plan) return this.feed({ t: 'spawnFailed', tabId, inc });
+    this.spawnedHere.add(inc);
     let spawned;
     try {
       crashPoint('holder.spawn.before');
-      spawned = await spawnHolder({
-        entry: this.d.entry,
-        env: { ...this.d.holderEnv, [HOLDER_TAB_ENV]: tabId, [HOLDER_INC_ENV]: inc, [HOLDER_PROFILE_ENV]: this.d.paths.stateDir },
-        init: {
-          tabId,
-          holderInc: inc,
-          epoch: this.d.epoch,
-          command: plan.command,
-          resume: plan.resume,
-          recoveryDir: this.d.paths.recoveryDir,
-          bridgeKey: deriveKey(this.d.secret, 'bridge', tabId, inc).toString('base64'),
-          bridgeSocketPath: this.d.paths.bridgeSock(tabId, inc),
-          agentKind: plan.agentKind,
-          shimDir: shimDirOf(this.d.entry),
-          stallNoticeMs: this.d.config.tabsStallNoticeSeconds * 1000,
-          unresponsiveRestartMs: this.d.testUnresponsiveMs ? this.d.testUnresponsiveMs * 4 : this.d.config.tabsUnresponsiveRestartSeconds * 1000,
-          unresponsiveMs: this.d.testUnresponsiveMs,
-          cwd: plan.cwd,
-          env: plan.env,
-          cols: plan.cols,
-          rows: plan.rows,
-          scrollback: this.d.config.scrollbackLines,
-          umask: plan.umask,
-          socketPath: this.d.paths.holderSock(tabId, inc),
-          holderKey: this.holderKey(tabId, inc).toString('base64'),
-          ticketKey: deriveKey(this.d.secret, 'ticket', tabId, inc).toString('base64'),
-          inputQueueBytes: this.d.config.inputQueueBytes,
-          logDir: this.d.paths.logsDir,
-          serverSocketPath: this.d.paths.serverSock,
-          writerLockPath: writerLockPath(this.d.paths.stateDir),
-          profile: this.d.paths.profile,
-        },
-      });
+      spawned = await spawnHolder({ entry: this.d.entry, env: { ...this.d.holderEnv, [HOLDER_TAB_ENV]: tabId, [HOLDER_INC_ENV]: inc, [HOLDER_PROFILE_ENV]: this.d.paths.stateDir }, init: this.holderInit(tabId, inc, plan) });
       crashPoint('holder.spawn.after');
     } catch (err) {
       // A holder that missed its PTY deadline was killed by spawnHolder; the core spends the
       // tab's restart budget on the next start (SPEC §10).
       this.d.log.error('holder-start-failed', { tab: tabId, code: errorCode(err) });
-      this.d.feed({ t: 'spawnFailed', tabId, inc });
-      return;
+      return this.feed({ t: 'spawnFailed', tabId, inc });
     }
+    // Stopped meanwhile: the holder runs on, and the next server adopts or sweeps it (crash-only).
+    if (this.disposed) return;
     const startTime = procStartTime(spawned.pid);
     const childStart = spawned.childPid ? procStartTime(spawned.childPid) : null;
     this.book.noteBound(tabId, { pid: spawned.pid, startTime });
@@ -196,34 +215,88 @@ export class HolderIO {
     if (!startTime) {
       this.d.log.error('holder-start-failed', { tab: tabId, code: 'holder-gone' });
       if (spawned.childPid) killSession({ pid: spawned.childPid, startTime: childStart }, tabId);
-      this.d.feed({ t: 'spawnFailed', tabId, inc });
-      return;
+      return this.feed({ t: 'spawnFailed', tabId, inc });
     }
     // Test-only: a window between the spawn and its binding (SPEC §15, forcing races).
-    if (this.d.testBindDelayMs) await delay(this.d.testBindDelayMs);
-    this.d.feed({ t: 'spawned', tabId, inc, pid: spawned.pid, startTime });
+    if (this.d.testBindDelayMs && !(await this.pause(this.d.testBindDelayMs))) return;
+    this.feed({ t: 'spawned', tabId, inc, pid: spawned.pid, startTime });
+  }
+
+  private holderInit(tabId: string, inc: string, plan: SpawnPlan) {
+    const { d } = this;
+    return {
+      tabId,
+      holderInc: inc,
+      epoch: d.epoch,
+      command: plan.command,
+      resume: plan.resume,
+      recoveryDir: d.paths.recoveryDir,
+      bridgeKey: deriveKey(d.secret, 'bridge', tabId, inc).toString('base64'),
+      bridgeSocketPath: d.paths.bridgeSock(tabId, inc),
+      agentKind: plan.agentKind,
+      shimDir: shimDirOf(d.entry),
+      stallNoticeMs: d.config.tabsStallNoticeSeconds * 1000,
+      unresponsiveRestartMs: d.testUnresponsiveMs ? d.testUnresponsiveMs * 4 : d.config.tabsUnresponsiveRestartSeconds * 1000,
+      unresponsiveMs: d.testUnresponsiveMs,
+      cwd: plan.cwd,
+      env: plan.env,
+      cols: plan.cols,
+      rows: plan.rows,
+      scrollback: d.config.scrollbackLines,
+      umask: plan.umask,
+      socketPath: d.paths.holderSock(tabId, inc),
+      holderKey: this.holderKey(tabId, inc).toString('base64'),
+      ticketKey: deriveKey(d.secret, 'ticket', tabId, inc).toString('base64'),
+      inputQueueBytes: d.config.inputQueueBytes,
+      logDir: d.paths.logsDir,
+      serverSocketPath: d.paths.serverSock,
+      writerLockPath: writerLockPath(d.paths.stateDir),
+      profile: d.paths.profile,
+    };
   }
 
   // ---- verification and links ----
 
   /** Whether the core still waits for this verification. */
   private awaited(tabId: string, inc: string): boolean {
-    const tab = this.d.state().tabs[tabId];
-    return !!tab && tab.verifying && tab.holder?.inc === inc;
+    return !this.disposed && awaitsVerification(this.d.core.state().tabs[tabId], inc);
+  }
+
+  /** Connects and authenticates; a dispose closes the connection until it is bound or closed. */
+  private async connect(tabId: string, inc: string): Promise<HolderConnection> {
+    const conn = await connectHolder(this.d.paths.holderSock(tabId, inc), this.holderKey(tabId, inc), this.stop.signal);
+    if (this.disposed) {
+      conn.close();
+      throw Object.assign(new Error('The server stopped.'), { code: 'stopped' });
+    }
+    this.verifying.add(conn);
+    conn.onClose(() => this.verifying.delete(conn));
+    return conn;
+  }
+
+  /** Connects and reads the holder's first state; the connection is closed when that fails. */
+  private async connectForState(tabId: string, inc: string): Promise<{ conn: HolderConnection; state: HolderState }> {
+    const conn = await this.connect(tabId, inc);
+    try {
+      return { conn, state: await firstState(conn) };
+    } catch (err) {
+      conn.close();
+      throw err;
+    }
   }
 
   /** Connects, authenticates and checks pid, start time and incarnation (SPEC §4). A live holder
    * that does not answer is tried again, then reported unverifiable; a dead one, gone. */
   async verify(tabId: string, ref: HolderRef): Promise<void> {
     // The child the registry last recorded: a holder found gone may have left it running.
-    const recorded = this.d.state().tabs[tabId]?.child;
+    const recorded = this.d.core.state().tabs[tabId]?.child;
     if (recorded) this.book.noteChild(tabId, recorded);
     if (ref.pid === null || ref.startTime === null) return this.verifyPending(tabId, ref.inc);
     const holder = { pid: ref.pid, startTime: ref.startTime };
     const fresh = this.spawnedHere.has(ref.inc);
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0; !this.disposed; attempt++) {
       const action = afterLinkLoss({
-        writer: this.d.stillWriter(),
+        writer: this.d.core.stillWriter(),
         wanted: this.awaited(tabId, ref.inc),
         linked: false,
         holderAlive: isSameProcess(holder),
@@ -237,42 +310,38 @@ export class HolderIO {
         if (this.lostLinks.delete(ref.inc)) this.d.log.warn('holder-died', { tab: tabId });
         else this.d.log.info('holder-gone', { tab: tabId });
         this.ending.endEarlier(tabId);
-        this.d.feed({ t: 'holderGone', tabId, inc: ref.inc });
-        return;
+        return this.feed({ t: 'holderGone', tabId, inc: ref.inc });
       }
       if (action === 'unverifiable') {
         // Alive but unreachable: left untouched and reported (SPEC §4).
         this.d.log.warn('adopt-unverifiable', { tab: tabId, holderPid: ref.pid });
-        this.d.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
-        return;
+        return this.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
       }
-      if (attempt > 0) await delay(HOLDER_RECONNECT_DELAY_MS);
-      let conn: HolderConnection | null = null;
+      if (attempt > 0 && !(await this.pause(HOLDER_RECONNECT_DELAY_MS))) return;
+      let link;
       try {
         crashPoint(fresh ? 'holder.bind.before' : 'holder.adopt.before');
-        conn = await connectHolder(this.d.paths.holderSock(tabId, ref.inc), this.holderKey(tabId, ref.inc));
-        const state = await firstState(conn);
-        if (state.holderPid !== ref.pid || state.holderInc !== ref.inc || state.tabId !== tabId) {
-          conn.close();
-          this.d.log.warn('adopt-mismatch', { tab: tabId });
-          if (this.awaited(tabId, ref.inc)) this.d.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
-          return;
-        }
-        if (!this.awaited(tabId, ref.inc)) {
-          conn.close();
-          return;
-        }
-        this.lostLinks.delete(ref.inc);
-        this.bind(tabId, ref.inc, conn, state);
-        this.book.noteBound(tabId, holder);
-        this.d.feed({ t: 'holderVerified', tabId, inc: ref.inc, facts: { ...reportOf(state), pid: ref.pid, startTime: ref.startTime, controller: state.controller } });
-        crashPoint(fresh ? 'holder.bind.after' : 'holder.adopt.after');
-        if (!fresh) this.d.log.info('adopted', { tab: tabId, holderPid: ref.pid });
-        return;
+        link = await this.connectForState(tabId, ref.inc);
       } catch (err) {
-        conn?.close();
-        this.d.log.warn('holder-reconnect-failed', { tab: tabId, code: errorCode(err), attempt: attempt + 1 });
+        if (!this.disposed) this.d.log.warn('holder-reconnect-failed', { tab: tabId, code: errorCode(err), attempt: attempt + 1 });
+        continue;
       }
+      const { conn, state } = link;
+      const sameHolder = state.holderPid === ref.pid && state.holderInc === ref.inc && state.tabId === tabId;
+      const verdict = afterHolderConnected({ awaited: this.awaited(tabId, ref.inc), sameHolder, pending: false });
+      if (verdict !== 'bind') {
+        conn.close();
+        if (!sameHolder) this.d.log.warn('adopt-mismatch', { tab: tabId });
+        if (verdict === 'unverifiable') this.feed({ t: 'holderUnverifiable', tabId, inc: ref.inc });
+        return;
+      }
+      this.lostLinks.delete(ref.inc);
+      this.bind(tabId, ref.inc, conn, state);
+      this.book.noteBound(tabId, holder);
+      this.feed({ t: 'holderVerified', tabId, inc: ref.inc, facts: { ...reportOf(state), pid: ref.pid, startTime: ref.startTime, controller: state.controller } });
+      crashPoint(fresh ? 'holder.bind.after' : 'holder.adopt.after');
+      if (!fresh) this.d.log.info('adopted', { tab: tabId, holderPid: ref.pid });
+      return;
     }
   }
 
@@ -281,44 +350,43 @@ export class HolderIO {
    * is a live process of this incarnation (its start time read from /proc); otherwise it is gone,
    * and the orphan sweep ends it if it lives. */
   private async verifyPending(tabId: string, inc: string): Promise<void> {
-    let conn: HolderConnection;
     const deadline = Date.now() + HOLDER_START_DEADLINE_MS;
-    for (;;) {
+    let conn: HolderConnection | null = null;
+    while (!conn) {
       try {
-        conn = await connectHolder(this.d.paths.holderSock(tabId, inc), this.holderKey(tabId, inc));
-        break;
+        conn = await this.connect(tabId, inc);
       } catch {
-        // One still starting (found by its markers) is waited for, up to a holder's start
-        // deadline: adopting it beats starting the tab twice.
-        if (Date.now() < deadline && this.awaited(tabId, inc) && this.startingHolder(tabId, inc)) {
-          await delay(HOLDER_RECONNECT_DELAY_MS);
-          continue;
-        }
-        if (this.awaited(tabId, inc)) {
+        if (this.disposed) return;
+        const next = afterPendingConnectFailed({ awaited: this.awaited(tabId, inc), holderStarting: this.startingHolder(tabId, inc), beforeDeadline: Date.now() < deadline });
+        if (next === 'nothing') return;
+        if (next === 'gone') {
           this.ending.endEarlier(tabId);
-          this.d.feed({ t: 'holderGone', tabId, inc });
+          return this.feed({ t: 'holderGone', tabId, inc });
         }
-        return;
+        if (!(await this.pause(HOLDER_RECONNECT_DELAY_MS))) return;
       }
     }
+    let state: HolderState;
     try {
-      const state = await firstState(conn);
-      const startTime = procStartTime(state.holderPid);
-      if (state.tabId !== tabId || state.holderInc !== inc || !startTime || !procEnvironHas(state.holderPid, HOLDER_INC_ENV, inc) || !this.awaited(tabId, inc)) {
-        conn.close();
-        if (this.awaited(tabId, inc)) this.d.feed({ t: 'holderGone', tabId, inc });
-        return;
-      }
-      this.bind(tabId, inc, conn, state);
-      this.book.noteBound(tabId, { pid: state.holderPid, startTime });
-      this.d.feed({ t: 'holderVerified', tabId, inc, facts: { ...reportOf(state), pid: state.holderPid, startTime, controller: state.controller } });
-      this.d.log.info('adopted-pending', { tab: tabId, holderPid: state.holderPid });
+      state = await firstState(conn);
     } catch {
       conn.close();
-      if (this.awaited(tabId, inc)) this.d.feed({ t: 'holderGone', tabId, inc });
+      if (this.awaited(tabId, inc)) this.feed({ t: 'holderGone', tabId, inc });
+      return;
     }
+    const startTime = procStartTime(state.holderPid);
+    const sameHolder = state.tabId === tabId && state.holderInc === inc && !!startTime && procEnvironHas(state.holderPid, HOLDER_INC_ENV, inc);
+    const verdict = afterHolderConnected({ awaited: this.awaited(tabId, inc), sameHolder, pending: true });
+    if (verdict !== 'bind' || !startTime) {
+      conn.close();
+      if (verdict === 'gone') this.feed({ t: 'holderGone', tabId, inc });
+      return;
+    }
+    this.bind(tabId, inc, conn, state);
+    this.book.noteBound(tabId, { pid: state.holderPid, startTime });
+    this.feed({ t: 'holderVerified', tabId, inc, facts: { ...reportOf(state), pid: state.holderPid, startTime, controller: state.controller } });
+    this.d.log.info('adopted-pending', { tab: tabId, holderPid: state.holderPid });
   }
-
   /** Whether a holder process of this incarnation lives, by its markers. */
   private startingHolder(tabId: string, inc: string): boolean {
     try {
@@ -328,8 +396,10 @@ export class HolderIO {
     }
   }
 
-  /** The link to a verified holder: its messages become core events. */
+  /** The link to a verified holder: its messages become core events. Messages and the close of a
+   * link that was replaced since are the old link's and change nothing. */
   private bind(tabId: string, inc: string, conn: HolderConnection, state: HolderState): void {
+    this.verifying.delete(conn);
     const p = this.book.procs(tabId);
     const old = p.link;
     p.link = { inc, conn };
@@ -343,11 +413,11 @@ export class HolderIO {
         case 'state':
           p.state = m.state;
           this.book.noteChild(tabId, { pid: m.state.childPid, startTime: m.state.childStart });
-          return this.d.feed({ t: 'holderState', tabId, inc, report: reportOf(m.state) });
+          return this.feed({ t: 'holderState', tabId, inc, report: reportOf(m.state) });
         case 'controllerSet':
-          return this.d.feed({ t: 'controllerAck', tabId, inc, rev: m.rev });
+          return this.feed({ t: 'controllerAck', tabId, inc, rev: m.rev });
         case 'pong':
-          return this.d.feed({ t: 'pong', tabId, inc });
+          return this.feed({ t: 'pong', tabId, inc });
         default:
           unhandled(m);
       }
@@ -356,7 +426,7 @@ export class HolderIO {
       if (p.link?.conn !== conn) return;
       p.link = null;
       this.lostLinks.add(inc);
-      this.d.feed({ t: 'linkClosed', tabId, inc });
+      this.feed({ t: 'linkClosed', tabId, inc });
     });
   }
 
@@ -384,7 +454,8 @@ export class HolderIO {
     if (!this.ending.closing.has(tabId)) this.book.tabs.delete(tabId);
   }
 
-  closeLinks(): void {
+  private closeAll(): void {
+    for (const conn of this.verifying) conn.close();
     for (const p of this.book.tabs.values()) p.link?.conn.close();
   }
 }

@@ -49,33 +49,48 @@ export async function spawnHolder(spec: HolderSpawnSpec): Promise<SpawnedHolder>
   throw Object.assign(new Error('The holder failed to start.'), { code: reply.code ?? 'holder-failed' });
 }
 
-/** Connects to a holder's socket and authenticates both ways with its derived key. */
 /** A holder's connection, as the server sees it. */
 export type HolderConnection = Connection<FromHolder, ToHolder>;
 
-export async function connectHolder(socketPath: string, key: Buffer): Promise<HolderConnection> {
+/** Connects to a holder's socket and authenticates both ways with its derived key. An abort
+ * closes the connection, so the handshake fails at once instead of running out its time. */
+export async function connectHolder(socketPath: string, key: Buffer, signal?: AbortSignal): Promise<HolderConnection> {
+  signal?.throwIfAborted();
   const conn = await connectUnix<FromHolder, ToHolder>(socketPath, holderSchema, HOLDER_CONNECT_TIMEOUT_MS);
+  const abort = (): void => conn.close();
+  if (signal?.aborted) abort();
+  else signal?.addEventListener('abort', abort, { once: true });
   try {
     await connectHandshake(conn, { role: 'server', key, methods: ['state', 'terminate', 'controller'], timeoutMs: HOLDER_CONNECT_TIMEOUT_MS });
   } catch (err) {
     conn.close();
     throw err;
+  } finally {
+    signal?.removeEventListener('abort', abort);
   }
   return conn;
 }
 
-/** Waits for the first `state` message a holder sends after the handshake. */
+/** Waits for the first `state` message a holder sends after the handshake; the connection closing
+ * first (a holder that vanished mid-message, or a stop) rejects it. */
 export function firstState(conn: HolderConnection, timeoutMs = HOLDER_CONNECT_TIMEOUT_MS): Promise<HolderState> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(Object.assign(new Error('The holder sent no state.'), { code: 'timeout' })), timeoutMs);
-    conn.onMessage((m) => {
-      if (m.t === 'state') {
-        clearTimeout(timer);
-        resolve(m.state);
-      }
-    });
-    conn.onClose(() => {
+    const settle = (): void => {
       clearTimeout(timer);
+      offMessage();
+      offClose();
+    };
+    const timer = setTimeout(() => {
+      settle();
+      reject(Object.assign(new Error('The holder sent no state.'), { code: 'timeout' }));
+    }, timeoutMs);
+    const offMessage = conn.onMessage((m) => {
+      if (m.t !== 'state') return;
+      settle();
+      resolve(m.state);
+    });
+    const offClose = conn.onClose(() => {
+      settle();
       reject(Object.assign(new Error('The holder closed the connection.'), { code: 'closed' }));
     });
   });

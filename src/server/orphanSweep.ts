@@ -35,6 +35,9 @@ export interface OrphanSweepDeps {
   state: () => CoreState;
   stillWriter: () => boolean;
   holderKey(tabId: string, inc: string): Buffer;
+  /** Aborted when the server's holder IO is disposed: a verification in flight closes its
+   * connection, and a retry pause ends. */
+  signal: AbortSignal;
 }
 
 export class OrphanSweep {
@@ -93,17 +96,22 @@ export class OrphanSweep {
     const deadline = Date.now() + patienceMs;
     for (;;) {
       try {
-        conn = await connectHolder(this.d.paths.holderSock(h.tabId, h.inc), this.d.holderKey(h.tabId, h.inc));
+        conn = await connectHolder(this.d.paths.holderSock(h.tabId, h.inc), this.d.holderKey(h.tabId, h.inc), this.d.signal);
         break;
       } catch (err) {
+        if (this.d.signal.aborted) return false;
         if (Date.now() >= deadline || !isSameProcess(h)) {
           this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
           return false;
         }
-        await delay(HOLDER_RECONNECT_DELAY_MS);
+        if (!(await delay(HOLDER_RECONNECT_DELAY_MS, true, { signal: this.d.signal }).catch(() => false))) return false;
       }
     }
+    // A dispose while the state is awaited closes the connection, which ends the wait.
+    const abort = (): void => conn.close();
+    this.d.signal.addEventListener('abort', abort, { once: true });
     try {
+      if (this.d.signal.aborted) return false;
       const state = await firstState(conn);
       const same = state.holderPid === h.pid && state.tabId === h.tabId && state.holderInc === h.inc && isSameProcess(h);
       if (!same) {
@@ -135,6 +143,7 @@ export class OrphanSweep {
       this.d.log.warn('orphan-unverifiable', { tab: h.tabId, holderPid: h.pid, code: errorCode(err) });
       return false;
     } finally {
+      this.d.signal.removeEventListener('abort', abort);
       conn.close();
     }
   }

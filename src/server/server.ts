@@ -94,9 +94,7 @@ export class Server {
     this.agents = new AgentStarts(d.config, d.registry);
     this.io = new HolderIO({
       ...d,
-      feed: (e) => this.feed(e),
-      state: () => this.state,
-      stillWriter: () => this.stillWriter(),
+      core: { feed: (e) => this.feed(e), state: () => this.state, stillWriter: () => this.stillWriter() },
     });
     this.commits = new RegistryCommits({
       registry: d.registry,
@@ -208,7 +206,10 @@ export class Server {
         return;
       }
       case 'spawnHolder':
-        if (this.stillWriter()) void this.io.spawn(fx, this.spawnPlan(fx));
+        if (this.stillWriter()) void this.io.clear(fx, this.spawnPlan(fx));
+        return;
+      case 'launchHolder':
+        if (this.stillWriter()) void this.io.launch(fx);
         return;
       case 'verifyHolder':
         void this.io.verify(fx.tabId, fx.ref);
@@ -366,7 +367,7 @@ export class Server {
     this.exited = true;
     this.stopTimers();
     this.hub.closeAll();
-    this.io.closeLinks();
+    this.io.dispose();
     // A fenced server's socket path is its successor's now; closing the listener would unlink
     // that path too (libuv removes a Unix socket's file on close).
     if (code !== FENCED_EXIT_CODE) this.hub.listener.close();

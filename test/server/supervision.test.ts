@@ -3,7 +3,11 @@ import { isShellCommand } from '../../src/lifecycle/agents.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  afterHolderConnected,
   afterLinkLoss,
+  afterPendingConnectFailed,
+  awaitsVerification,
+  startLaunches,
   closesOnExit,
   heartbeatAction,
   kindAfterAgentReport,
@@ -92,5 +96,37 @@ describe('what an exit does to the tab (issues 18 and 28, SPEC §15)', () => {
     ['a running child', { ...shellExit, lifecycle: 'running' }, false],
   ])('%s: closes %s', (_what, facts, closes) => {
     expect(closesOnExit(facts)).toBe(closes);
+  });
+});
+
+describe('decisions the holder IO takes after an await', () => {
+  const connected = { awaited: true, sameHolder: true, pending: false };
+
+  it('binds the holder it waited for, drops one nobody waits for, and names an impostor by what was recorded', () => {
+    expect(afterHolderConnected(connected)).toBe('bind');
+    expect(afterHolderConnected({ ...connected, awaited: false })).toBe('drop');
+    expect(afterHolderConnected({ ...connected, awaited: false, sameHolder: false })).toBe('drop');
+    expect(afterHolderConnected({ ...connected, sameHolder: false })).toBe('unverifiable');
+    expect(afterHolderConnected({ ...connected, sameHolder: false, pending: true })).toBe('gone');
+  });
+
+  it('waits for a pending holder still starting until the deadline, else counts it gone, unless nobody waits', () => {
+    const failed = { awaited: true, holderStarting: true, beforeDeadline: true };
+    expect(afterPendingConnectFailed(failed)).toBe('wait');
+    expect(afterPendingConnectFailed({ ...failed, beforeDeadline: false })).toBe('gone');
+    expect(afterPendingConnectFailed({ ...failed, holderStarting: false })).toBe('gone');
+    expect(afterPendingConnectFailed({ ...failed, awaited: false })).toBe('nothing');
+  });
+
+  it('awaits a verification only for the verifying incarnation, and launches a start only its tab still makes', () => {
+    const holder = { inc: 'h1', pid: 5, startTime: 'st5' };
+    expect(awaitsVerification({ verifying: true, holder }, 'h1')).toBe(true);
+    expect(awaitsVerification({ verifying: true, holder }, 'h0')).toBe(false);
+    expect(awaitsVerification({ verifying: false, holder }, 'h1')).toBe(false);
+    expect(awaitsVerification(undefined, 'h1')).toBe(false);
+    const tab = { starting: 'h2' } as Parameters<typeof startLaunches>[0];
+    expect(startLaunches(tab, 'h2')).toBe(true);
+    expect(startLaunches(tab, 'h1')).toBe(false);
+    expect(startLaunches(undefined, 'h2')).toBe(false);
   });
 });

@@ -152,6 +152,20 @@ describe('late events after a close', () => {
     expect(late.effects).toEqual([{ t: 'kill', epoch: 5, tabId, pid: 77, startTime: 'st77' }]);
   });
 
+  it('launches a cleared start only while its tab still starts that incarnation', () => {
+    const created = drive(served(), req('c1', 1, { op: 'create', name: 'a', sessionId: null }));
+    const [spawn] = spawns(created.effects);
+    const cleared = drive(created.state, { t: 'startCleared', tabId: spawn.tabId, inc: spawn.inc });
+    expect(cleared.effects).toEqual([{ t: 'launchHolder', epoch: 5, tabId: spawn.tabId, inc: spawn.inc }]);
+    expect(cleared.state.spawns).toEqual({ [spawn.inc]: spawn.tabId });
+    // Closed while its earlier processes were being ended: nothing is launched, the spawn is done.
+    const closed = drive(created.state, req('c1', 2, { op: 'close', tabId: spawn.tabId })).state;
+    const late = drive(closed, { t: 'startCleared', tabId: spawn.tabId, inc: spawn.inc });
+    expect(late.effects).toEqual([]);
+    expect(late.commits).toEqual([]);
+    expect(late.state.spawns).toEqual({});
+  });
+
   it('ignores a holder state or bridge report that arrives after the close', () => {
     const { s, tabId, inc } = withRunningTab();
     const closed = drive(s, req('c1', 2, { op: 'close', tabId })).state;

@@ -142,6 +142,13 @@ const keepsLateSpawn: Reducer = (s, e) => {
   return { ...r, effects: r.effects.filter((f) => f.t !== 'kill') };
 };
 
+/** Launches a holder once the way is clear, even for a tab that closed meanwhile. */
+const launchesUnwantedStart: Reducer = (s, e) => {
+  const r = step(s, e);
+  if (e.t !== 'startCleared' || r.effects.some((f) => f.t === 'launchHolder')) return r;
+  return { ...r, effects: [...r.effects, { t: 'launchHolder', epoch: s.epoch, tabId: e.tabId, inc: e.inc }] };
+};
+
 /** Hands every tab to each client that connects, whether it asked for the tab or not. */
 const controlToNewcomers: Reducer = (s, e) => {
   let r = step(s, e);
@@ -177,6 +184,8 @@ describe('the simulation catches broken cores', () => {
   it('a core without the session guard puts a session in two tabs', () => caught({ reducer: noSessionGuard }, /held by tabs/), 60_000);
   // About 1 run in 700, like the late report above.
   it('a core that does not kill a spawn completing after its close leaks the holder', () => caught({ reducer: keepsLateSpawn }, /survived its spawn/, 20_000), 120_000);
+  // Rare like the late spawn (a close between a start's clearing and its launch).
+  it('a core that launches a start its tab no longer wants starts a closed tab', () => caught({ reducer: launchesUnwantedStart }, /launched holder .* for closed tab/, 20_000), 120_000);
   it('a shell that starts a tab beside a stray holder runs two incarnations of it', () => caught({ keepsStrays: true }, /two live incarnations/), 60_000);
   // Rarer than the others (about 1 run in 1,000): the core's level-triggered handover takes control
   // back from a newcomer that views nothing, and a client that reattaches views again, so only a

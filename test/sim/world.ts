@@ -243,6 +243,11 @@ function execute(w: World, server: SimServer, fx: Effect): void {
   switch (fx.t) {
     case 'spawnHolder':
       if (!w.keepsStrays && !clearStrays(w, fx.tabId, fx.inc)) return feed(w, server, { t: 'spawnFailed', tabId: fx.tabId, inc: fx.inc });
+      // Clearing the way awaits processes' ends: the server hears of it later, and anything
+      // (a close, a sleep, a host stop) may come first.
+      return send(w, `clear${fx.inc}`, server.id, { k: 'event', event: { t: 'startCleared', tabId: fx.tabId, inc: fx.inc } }, false);
+    case 'launchHolder':
+      checkLaunch(w, server, fx.tabId, fx.inc);
       checkSingleIncarnation(w, fx.tabId, fx.inc);
       w.holders.push({
         pid: w.nextPid,
@@ -442,6 +447,12 @@ function checkSingleIncarnation(w: World, tabId: string, inc: string): void {
   for (const h of w.holders) {
     if (h.alive && h.tabId === tabId) w.violations.push(`tab ${tabId} starts holder ${inc} while holder ${h.pid} (${h.inc}) still lives: two live incarnations`);
   }
+}
+
+/** A start whose tab closed while its way was being cleared is never launched (SPEC §9). */
+function checkLaunch(w: World, server: SimServer, tabId: string, inc: string): void {
+  if (server.state.epoch !== w.store.epoch || w.store.tabs[tabId]) return;
+  w.violations.push(`${server.id} launched holder ${inc} for closed tab ${tabId}`);
 }
 
 /** A spawn that completes after its tab was retired is killed before it is bound (SPEC §9). */

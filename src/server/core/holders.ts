@@ -39,6 +39,19 @@ export function onSpawned(s: CoreState, fx: Effect[], tabId: string, inc: string
   });
 }
 
+/** The way is clear: the holder is launched only if the tab still starts this incarnation; a
+ * close, sleep or stop that came meanwhile ended the start (SPEC §9: nothing starts for a tab that
+ * no longer wants it). */
+export function startLaunches(tab: CoreTab | undefined, inc: string): boolean {
+  return tab !== undefined && tab.starting === inc;
+}
+
+/** Whether the core still waits for this incarnation's verification: a verdict (verified, gone,
+ * unverifiable) for any other holder, or for a tab that stopped waiting, changes nothing. */
+export function awaitsVerification(tab: Pick<CoreTab, 'verifying' | 'holder'> | undefined, inc: string): boolean {
+  return !!tab?.verifying && tab.holder?.inc === inc;
+}
+
 export function onSpawnFailed(s: CoreState, fx: Effect[], tabId: string, inc: string): CoreState {
   const tab = s.tabs[tabId];
   if (!tab || tab.starting !== inc) return s;
@@ -59,7 +72,7 @@ export function onStartRefused(s: CoreState, fx: Effect[], tabId: string, inc: s
 
 export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: string, f: HolderFacts): CoreState {
   const tab = s.tabs[tabId];
-  if (!tab?.verifying || tab.holder?.inc !== inc) return s;
+  if (!awaitsVerification(tab, inc) || !tab.holder) return s;
   const { pid: _pid, startTime: _start, controller: _controller, ...reported } = f;
   const bound: Partial<CoreTab> = { verifying: false, bound: true, unanswered: 0, controller: f.controller, transfer: null, reported, size: f.size ?? tab.size };
   // An adopted holder the row already names is bound at once: there is nothing to write.
@@ -75,7 +88,7 @@ export function onVerified(s: CoreState, fx: Effect[], tabId: string, inc: strin
  * the tab is failed for the user to restart or close. */
 export function onUnverifiable(s: CoreState, fx: Effect[], tabId: string, inc: string): CoreState {
   const tab = s.tabs[tabId];
-  if (!tab?.verifying || tab.holder?.inc !== inc) return s;
+  if (!awaitsVerification(tab, inc)) return s;
   return commit(s, fx, { t: 'update', id: tabId, patch: { lifecycle: 'failed' } }, {
     onOk: [],
     onFail: [],
@@ -110,7 +123,7 @@ export function heartbeat(s: CoreState, fx: Effect[]): CoreState {
 
 export function onGone(s: CoreState, fx: Effect[], tabId: string, inc: string): CoreState {
   const tab = s.tabs[tabId];
-  if (!tab?.verifying || tab.holder?.inc !== inc) return s;
+  if (!awaitsVerification(tab, inc)) return s;
   return loseHolder(s, fx, tab);
 }
 

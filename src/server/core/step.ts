@@ -3,7 +3,7 @@
 // simulation does the same against a model world.
 import { commit, freshTab, onCommitted, stop } from './commits.js';
 import { answerViews, handleControl, onControllerAck } from './controller.js';
-import { heard, heartbeat, onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onStartRefused, onUnverifiable, onVerified } from './holders.js';
+import { heard, heartbeat, startLaunches, onGone, onHolderState, onLinkClosed, onSpawned, onSpawnFailed, onStartRefused, onUnverifiable, onVerified } from './holders.js';
 import { onTick, reconcile } from './reconcile.js';
 import { handleRestart, handleSleep } from './userActions.js';
 import { handleTopology } from './topology.js';
@@ -39,6 +39,14 @@ function dispatch(s: CoreState, e: Exclude<CoreEvent, { t: 'boot' }>, fx: Effect
   // New bounds bind the next decision; nothing already running is undone (a lower tabsMax closes
   // no tab, it refuses the next new one).
   if (e.t === 'limits') return { ...s, limits: e.limits };
+  if (e.t === 'startCleared') {
+    if (s.phase === 'serving' && startLaunches(s.tabs[e.tabId], e.inc)) {
+      fx.push({ t: 'launchHolder', epoch: s.epoch, tabId: e.tabId, inc: e.inc });
+      return s;
+    }
+    // A start its tab no longer wants is not made: it ends as a failed spawn would.
+    e = { t: 'spawnFailed', tabId: e.tabId, inc: e.inc };
+  }
   if (e.t === 'spawned' || e.t === 'spawnFailed' || e.t === 'startRefused') {
     const { [e.inc]: _done, ...spawns } = s.spawns;
     s = { ...s, spawns };

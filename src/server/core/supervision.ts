@@ -39,6 +39,42 @@ export function afterLinkLoss(f: LinkLossFacts): 'nothing' | 'reconnect' | 'unve
   return 'replace';
 }
 
+export interface ConnectedFacts {
+  /** The core still waits for this verification (src/server/core/holders.ts awaitsVerification). */
+  awaited: boolean;
+  /** The peer proved the incarnation's credential and names the expected tab, incarnation and pid. */
+  sameHolder: boolean;
+  /** The incarnation was committed pending: its pid was never recorded. */
+  pending: boolean;
+}
+
+/**
+ * A verification whose connection and first state came back, after the awaits that got them: the
+ * holder is bound; one the core no longer waits for (closed, slept or stopped meanwhile) is
+ * dropped; one that does not prove itself is left untouched and reported unverifiable (SPEC §4),
+ * or, when its pid was never recorded, counted gone (the orphan sweep ends it if it lives).
+ */
+export function afterHolderConnected(f: ConnectedFacts): 'bind' | 'drop' | 'unverifiable' | 'gone' {
+  if (!f.awaited) return 'drop';
+  if (!f.sameHolder) return f.pending ? 'gone' : 'unverifiable';
+  return 'bind';
+}
+
+export interface PendingConnectFacts {
+  awaited: boolean;
+  /** A holder process of the incarnation lives (found by its markers): it may still be starting. */
+  holderStarting: boolean;
+  /** The holder start deadline has not passed since the verification began. */
+  beforeDeadline: boolean;
+}
+
+/** A pending incarnation's socket did not answer: one still starting is waited for, up to a
+ * holder's start deadline (adopting it beats starting the tab twice); otherwise it is gone. */
+export function afterPendingConnectFailed(f: PendingConnectFacts): 'wait' | 'gone' | 'nothing' {
+  if (!f.awaited) return 'nothing';
+  return f.beforeDeadline && f.holderStarting ? 'wait' : 'gone';
+}
+
 export interface StartFacts {
   desired: 'running' | 'stopped';
   /** The tab resumes an agent session (it has a resume spec and a session id) from suspension. */

@@ -236,6 +236,9 @@ export type CoreEvent =
   /** Detach, crash or expiry of the client's attachment lease: all the same to the core. */
   | { t: 'clientGone'; clientId: string }
   | { t: 'request'; clientId: string; reqId: number; req: Request }
+  /** Nothing of the tab's earlier or stray holders runs any more: the spawn may be launched, if
+   * the tab still starts this incarnation (it may have closed, slept or stopped meanwhile). */
+  | { t: 'startCleared'; tabId: string; inc: string }
   | { t: 'spawned'; tabId: string; inc: string; pid: number; startTime: string }
   | { t: 'spawnFailed'; tabId: string; inc: string }
   /** A process an earlier holder of the tab started still runs and could not be verified or
@@ -253,7 +256,12 @@ export type CoreEvent =
 
 export type Effect =
   | { t: 'commit'; id: number; epoch: number; rev: number; mutation: Mutation }
+  /** Clear the way for a holder (end what earlier holders of the tab left), then report
+   * `startCleared`, `startRefused` or `spawnFailed`. */
   | { t: 'spawnHolder'; epoch: number; tabId: string; inc: string; options: StartOptions }
+  /** Start the holder process the cleared `spawnHolder` prepared, then report `spawned` or
+   * `spawnFailed`. */
+  | { t: 'launchHolder'; epoch: number; tabId: string; inc: string }
   /** Connect, authenticate, and check pid, start time and incarnation (SPEC §4). */
   | { t: 'verifyHolder'; epoch: number; tabId: string; ref: HolderRef }
   | { t: 'sendToHolder'; epoch: number; tabId: string; inc: string; cmd: HolderCommand }
