@@ -9,73 +9,27 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { unhandled } from '../protocol/schema.js';
 import type { HolderState, ToHolder } from '../protocol/messages.js';
-import type { Paths } from '../paths.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
 import { errorCode } from '../log.js';
-import type { Registry } from '../store/registry.js';
 import { deriveKey } from '../security.js';
 import { isSameProcess, procStartTime, procEnvironHas } from '../proc.js';
 import { spawnHolder, connectHolder, firstState, type HolderConnection, HOLDER_RECONNECT_DELAY_MS, HOLDER_START_DEADLINE_MS } from './holderLink.js';
 import type { ProcessRef, RetireReason, RetirementPlan } from '../lifecycle/retirement.js';
-import type { TerminateIO } from '../lifecycle/terminate.js';
 import { crashPoint } from '../crashPoints.js';
-import type { ResumeAuthority } from '../lifecycle/records.js';
-import { writerLockPath } from '../store/layout.js';
 import type { OrphanReport } from './orphans.js';
 import { HOLDER_INC_ENV, HOLDER_PROFILE_ENV, HOLDER_TAB_ENV, profileHolders } from './holderProcesses.js';
 import { reportOf } from './rows.js';
-import { afterHolderConnected, afterLinkLoss, afterPendingConnectFailed, awaitsVerification, type CoreEvent, type CoreState, type Effect, type HolderRef } from './core/index.js';
+import { afterHolderConnected, afterLinkLoss, afterPendingConnectFailed, awaitsVerification, type CoreEvent, type Effect, type HolderRef } from './core/index.js';
 import { TabProcessBook, killSession } from './tabProcesses.js';
 import { HolderEnding } from './holderEnding.js';
 import { OrphanSweep } from './orphanSweep.js';
-import { shimDirOf } from '../paths.js';
 import { DisposableStore, toDisposable, type Disposable } from '../disposable.js';
+import { holderInitOf, type HolderIODeps, type SpawnPlan } from './holderIODeps.js';
+
+export type { HolderCore, HolderIODeps, SpawnPlan } from './holderIODeps.js';
 
 /** A live holder whose connection broke is reconnected this many times (HOLDER_RECONNECT_DELAY_MS
  * apart) before it is reported unverifiable; a holder that died meanwhile is reported gone instead. */
 const HOLDER_RECONNECT_ATTEMPTS = 10;
-
-export interface HolderIODeps {
-  paths: Paths;
-  config: Config;
-  registry: Registry;
-  secret: Buffer;
-  epoch: number;
-  entry: string;
-  log: Logger;
-  holderEnv: NodeJS.ProcessEnv;
-  testBindDelayMs?: number;
-  testUnresponsiveMs?: number;
-  /** How processes are signalled: the real terminator, or a test's faulty one (src/diag/testFaults.ts). */
-  terminateIO: TerminateIO;
-  /** Test-only (A1_TEST_EARLIER_SIGNALS_LOST): signals meant for a tab's earlier processes are
-   * not sent, so a test can keep one alive that a1 must not start beside. */
-  testEarlierSignalsLost?: boolean;
-  core: HolderCore;
-}
-
-/** What holder IO needs of the server's core: its state to read, and where events go. */
-export interface HolderCore {
-  state(): CoreState;
-  /** Feeds the core an event; a no-op once the server stopped. */
-  feed(e: CoreEvent): void;
-  /** Whether this server still holds the lease at its epoch; false also stops it (fenced). */
-  stillWriter(): boolean;
-}
-
-/** What one spawn runs: decided by the server (the resume validator), carried here. */
-export interface SpawnPlan {
-  command: string[];
-  /** The validated record a crash restart may resume from, and its argv. */
-  resume: ResumeAuthority | null;
-  agentKind: string | null;
-  cwd: string;
-  env: Record<string, string>;
-  umask: number;
-  cols: number;
-  rows: number;
-}
 
 export class HolderIO implements Disposable {
   private readonly book = new TabProcessBook();
@@ -198,7 +152,7 @@ export class HolderIO implements Disposable {
     let spawned;
     try {
       crashPoint('holder.spawn.before');
-      spawned = await spawnHolder({ entry: this.d.entry, env: { ...this.d.holderEnv, [HOLDER_TAB_ENV]: tabId, [HOLDER_INC_ENV]: inc, [HOLDER_PROFILE_ENV]: this.d.paths.stateDir }, init: this.holderInit(tabId, inc, plan) });
+      spawned = await spawnHolder({ entry: this.d.entry, env: { ...this.d.holderEnv, [HOLDER_TAB_ENV]: tabId, [HOLDER_INC_ENV]: inc, [HOLDER_PROFILE_ENV]: this.d.paths.stateDir }, init: holderInitOf(this.d, this.holderKey(tabId, inc), tabId, inc, plan) });
       crashPoint('holder.spawn.after');
     } catch (err) {
       // A holder that missed its PTY deadline was killed by spawnHolder; the core spends the
@@ -220,39 +174,6 @@ export class HolderIO implements Disposable {
     // Test-only: a window between the spawn and its binding (SPEC §15, forcing races).
     if (this.d.testBindDelayMs && !(await this.pause(this.d.testBindDelayMs))) return;
     this.feed({ t: 'spawned', tabId, inc, pid: spawned.pid, startTime });
-  }
-
-  private holderInit(tabId: string, inc: string, plan: SpawnPlan) {
-    const { d } = this;
-    return {
-      tabId,
-      holderInc: inc,
-      epoch: d.epoch,
-      command: plan.command,
-      resume: plan.resume,
-      recoveryDir: d.paths.recoveryDir,
-      bridgeKey: deriveKey(d.secret, 'bridge', tabId, inc).toString('base64'),
-      bridgeSocketPath: d.paths.bridgeSock(tabId, inc),
-      agentKind: plan.agentKind,
-      shimDir: shimDirOf(d.entry),
-      stallNoticeMs: d.config.tabsStallNoticeSeconds * 1000,
-      unresponsiveRestartMs: d.testUnresponsiveMs ? d.testUnresponsiveMs * 4 : d.config.tabsUnresponsiveRestartSeconds * 1000,
-      unresponsiveMs: d.testUnresponsiveMs,
-      cwd: plan.cwd,
-      env: plan.env,
-      cols: plan.cols,
-      rows: plan.rows,
-      scrollback: d.config.scrollbackLines,
-      umask: plan.umask,
-      socketPath: d.paths.holderSock(tabId, inc),
-      holderKey: this.holderKey(tabId, inc).toString('base64'),
-      ticketKey: deriveKey(d.secret, 'ticket', tabId, inc).toString('base64'),
-      inputQueueBytes: d.config.inputQueueBytes,
-      logDir: d.paths.logsDir,
-      serverSocketPath: d.paths.serverSock,
-      writerLockPath: writerLockPath(d.paths.stateDir),
-      profile: d.paths.profile,
-    };
   }
 
   // ---- verification and links ----
