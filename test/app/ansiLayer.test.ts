@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ansiToCells } from '../../src/app/ansiLayer.js';
 import { BLANK, type CellGrid } from '../../src/app/cells.js';
@@ -94,7 +95,7 @@ describe('ansiToCells', () => {
         await write(term, frame.replaceAll('\n', '\r\n'));
         expect(viewOf(ansiToCells(frame, cols, rows))).toEqual(readCells(term));
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ansiToCells } from '../../src/app/ansiLayer.js';
 import { Compositor } from '../../src/app/compositor.js';
@@ -244,7 +245,7 @@ describe('Compositor round trip through a second terminal', () => {
           }
         }),
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   }, PROPERTY_TIMEOUT_MS);
 });
@@ -320,7 +321,7 @@ describe('Compositor incremental rendering', () => {
           }
         }),
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   }, PROPERTY_TIMEOUT_MS);
 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { CHIP_MAX_COLUMNS } from '../../src/app/strip/layout.js';
@@ -111,7 +112,7 @@ describe('width', () => {
           expect(kept).toEqual(graphemes(s).slice(0, kept.length));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });
@@ -333,7 +334,7 @@ describe('overflow', () => {
           expect(d).toBeLessThanOrEqual(i.tabs.length);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 });

@@ -2,6 +2,7 @@
 // which prompt they submitted, whether a reply settled it, and what the next incarnation offers.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import type { InputEvent } from '../../src/input/events.js';
 import type { AgentPhase } from '../../src/status/model.js';
 import {
@@ -288,7 +289,7 @@ describe('never wrong text', () => {
           }
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 

@@ -2,6 +2,7 @@
 // file's layout.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { HookFileError, installJsonHooks, uninstallJsonHooks, type HookEntry } from '../../src/hooks/jsonEdit.js';
 
@@ -83,7 +84,7 @@ describe('installJsonHooks / uninstallJsonHooks', () => {
         for (const e of ENTRIES) expect(JSON.stringify(parsed.hooks[e.event])).toContain(`test:${e.event}`);
         expect(restored).toBe(text);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

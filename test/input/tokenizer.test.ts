@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import {
   ESC_TIMEOUT_MS,
   InputTokenizer,
@@ -128,7 +129,7 @@ describe('InputTokenizer, split reads', () => {
       fc.property(chunked, ([buf, cuts]) => {
         expect(mergeText(tokenize(splitAt(buf, cuts)))).toEqual(mergeText(tokenize([buf])));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -140,7 +141,7 @@ describe('InputTokenizer, split reads', () => {
         const decoded = new TextDecoder('utf-8', { ignoreBOM: true }).decode(buf) + close;
         expect(tokenize([buf, close]).map((t) => t.raw).join('')).toBe(decoded);
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import { describe, expect, it } from 'vitest';
 import type { InputEvent } from '../../src/input/events.js';
 import { ACTIONS, type ActionId } from '../../src/keymap/actions.js';
@@ -97,7 +98,7 @@ describe('chord matching, for any keymap and any presses', () => {
           }
         },
       ),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 
@@ -111,7 +112,7 @@ describe('chord matching, for any keymap and any presses', () => {
         else if (key !== null && km.chordStarts.has(key)) expect(step.result).toEqual({ kind: 'pending' });
         else expect(step.result).toEqual({ kind: 'none' });
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import { Packr } from 'msgpackr';
 import { ProtocolError, PROTOCOL_ERROR_CODES } from '../../src/protocol/errors.js';
 import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, type DecodeResult } from '../../src/protocol/frame.js';
@@ -107,7 +108,7 @@ describe('encodeFrame / FrameDecoder', () => {
         }
         expect(messages(decodeAll(chunks))).toEqual(msgs);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -201,7 +202,7 @@ describe('encodeFrame / FrameDecoder', () => {
         }).not.toThrow();
         expectWellFormed(results);
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 
@@ -212,7 +213,7 @@ describe('encodeFrame / FrameDecoder', () => {
         expect(results).toHaveLength(1);
         expectWellFormed(results);
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 
@@ -240,7 +241,7 @@ describe('encodeFrame / FrameDecoder', () => {
         expectWellFormed(results);
         expect(messages(decodeAll([encodeFrame({ t: 'ping', n: 9 })]))).toEqual([{ t: 'ping', n: 9 }]);
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 

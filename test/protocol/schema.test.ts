@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import { ProtocolError, PROTOCOL_ERROR_CODES } from '../../src/protocol/errors.js';
 import { defineSchema, mergeSchemas, validateMessage, type FieldSpec, type Schema } from '../../src/protocol/schema.js';
 
@@ -102,7 +103,7 @@ describe('validateMessage', () => {
         if (result instanceof ProtocolError) expect(PROTOCOL_ERROR_CODES).toContain(result.code);
         else expect(result).toBe(value);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

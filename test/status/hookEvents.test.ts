@@ -2,6 +2,7 @@
 // ignored, and nothing from the payload but the session id ever leaves it.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import { reportForHook, HOOK_AGENTS, type HookAgent } from '../../src/status/hookEvents.js';
 import { AGENT_STATES } from '../../src/status/agentState.js';
 
@@ -126,7 +127,7 @@ describe('reportForHook: properties', () => {
           expect([rec.session_id, rec['thread-id']]).toContain(r.sessionId);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 

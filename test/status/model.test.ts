@@ -2,6 +2,7 @@
 // random event sequences (fast-check).
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import {
   INITIAL_STATUS, UNRESPONSIVE_AFTER_MS, glyphOf, heartbeatSilenceMs, reduceStatus,
   type ProcessFact, type StatusEvent, type StatusState,
@@ -264,7 +265,7 @@ describe('status model properties', () => {
           expect(glyphOf(s, clock)).toBe(g);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 
@@ -278,7 +279,7 @@ describe('status model properties', () => {
           if (s.viewed) expect(glyphOf(s, clock)).not.toBe('done');
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 
@@ -293,7 +294,7 @@ describe('status model properties', () => {
           if (g === 'done' || g === 'needsInput') expect(g).toBe(before);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
     fc.assert(fc.property(fc.array(fc.oneof(arbInput, arbProcess, arbViewed), { maxLength: 30 }), arbClock, (events, clock) => {
       expect(['done', 'needsInput']).not.toContain(glyphOf(reach(events), clock));

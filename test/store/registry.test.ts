@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
+import { propertyRuns } from '../helpers/runs.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   BACKUP_GENERATIONS,
@@ -239,7 +240,7 @@ describe('tabs and revision', () => {
         expect(registry.getTab(tab.id)).toEqual(inserted);
         expect(inserted).toEqual({ ...tab, ord: inserted.ord });
       }),
-      { numRuns: 50 },
+      { numRuns: propertyRuns(50) },
     );
   });
 

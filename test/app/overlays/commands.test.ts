@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../../helpers/runs.js';
 import { COMMANDS, commandUsage, completeCommand, matchCommand, parseCommand } from '../../../src/app/overlays/commands.js';
 
 function error(line: string): string {
@@ -109,7 +110,7 @@ describe('parseCommand', () => {
         if (r.ok) expect(COMMANDS.some((c) => c.name === r.command.name)).toBe(true);
         else expect(r.error).toMatch(/^[^\n]+[.?]$/);
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

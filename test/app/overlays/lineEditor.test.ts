@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../../helpers/runs.js';
 import stringWidth from 'string-width';
 import type { InputEvent } from '../../../src/input/events.js';
 import { eventKey } from '../../../src/keymap/keys.js';
@@ -158,7 +159,7 @@ describe('editLine properties', () => {
           expect(CONTROL.test(st.text)).toBe(false);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -193,7 +194,7 @@ describe('editLine properties', () => {
         expect(after.text.length).toBeLessThanOrEqual(before.text.length);
         expect(before.text.endsWith(after.text.slice(p))).toBe(true);
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });
@@ -232,7 +233,7 @@ describe('lineView', () => {
           expect(v).toEqual({ before: '', under: '', after: '' });
         }
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../../helpers/runs.js';
 import { editRename, startRename, type RenameState } from '../../../src/app/overlays/names.js';
 import { TAB_NAME_MAX, validateTabName } from '../../../src/tabName.js';
 import type { InputEvent } from '../../../src/input/events.js';
@@ -38,7 +39,7 @@ describe('validateTabName', () => {
           expect(v.reason).toMatch(/^[A-Z][^\n]*\.$/);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });

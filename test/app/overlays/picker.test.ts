@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../../helpers/runs.js';
 import {
   movePicker,
   openPicker,
@@ -124,7 +125,7 @@ describe('tabs picker', () => {
         const rows = pickerRows(p);
         expect(rows.length === 0 ? p.selected === null : rows.some((t) => t.id === p.selected)).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

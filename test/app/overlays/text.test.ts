@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../../helpers/runs.js';
 import stringWidth from 'string-width';
 import { fitEnd, fitStart, padEnd, wrapText } from '../../../src/app/overlays/text.js';
 import { trickyString } from './events.js';
@@ -30,7 +31,7 @@ describe('text fitting', () => {
         if (end.endsWith('…') && end !== s) expect(g.join('').startsWith(end.slice(0, -1))).toBe(true);
         if (start.startsWith('…') && start !== s) expect(s.endsWith(start.slice(1))).toBe(true);
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

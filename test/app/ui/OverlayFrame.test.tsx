@@ -4,6 +4,7 @@
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../../helpers/runs.js';
 import { cleanup, render } from 'ink-testing-library';
 import { Confirm } from '../../../src/app/ui/Confirm.js';
 import { Hotkeys } from '../../../src/app/ui/Hotkeys.js';
@@ -76,7 +77,7 @@ describe('overlay frames', () => {
           for (const line of m.lines) expect(measure(line).w).toBe(size.w);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });
