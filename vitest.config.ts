@@ -1,16 +1,55 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests run in parallel; end-to-end tests drive real processes and run one file at a time.
+/**
+ * Test files outside test/e2e that start a process (a child, a PTY, a bundler, a shell): they run
+ * in `unit`. Every other file there runs in `fast`, whose setup file refuses to start a process
+ * (test/helpers/noChildProcess.ts), so a file that starts one and is not listed here fails.
+ */
+const STARTS_PROCESSES = [
+  'test/cli/codeCache.test.ts',
+  'test/cli/completion.test.ts',
+  'test/cli/nesting.test.ts',
+  'test/diag/watchdog.test.ts',
+  'test/fixtures/fake-agent.test.ts',
+  'test/helpers/helpers.test.ts',
+  'test/holder/bridge.test.ts',
+  'test/holder/serverWatch.test.ts',
+  'test/hooks/a1Hook.test.ts',
+  'test/lifecycle/processes.test.ts',
+  'test/native/native.test.ts',
+  'test/proc.test.ts',
+  'test/security.test.ts',
+  'test/server/holderProcesses.test.ts',
+  'test/store/lease.test.ts',
+  'test/store/registry.test.ts',
+];
+
+// Projects run cheapest first (sequence.groupOrder), one group at a time: a tier that fails
+// early says so before the slower ones start, and the tiers never compete for the two cores.
+// `fast` is pure code; `unit` starts processes and runs in parallel; end-to-end tests drive
+// real processes and run one file at a time.
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
-          name: 'unit',
+          name: 'fast',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: ['test/e2e/**', 'node_modules/**'],
+          exclude: ['test/e2e/**', 'node_modules/**', ...STARTS_PROCESSES],
+          setupFiles: ['test/helpers/noChildProcess.ts', 'test/helpers/propertyDefaults.ts'],
           testTimeout: 30_000,
           pool: 'forks',
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: 'unit',
+          include: STARTS_PROCESSES,
+          setupFiles: ['test/helpers/propertyDefaults.ts'],
+          testTimeout: 30_000,
+          pool: 'forks',
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -21,6 +60,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           pool: 'forks',
           poolOptions: { forks: { singleFork: true } },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
