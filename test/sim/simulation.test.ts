@@ -2,7 +2,7 @@
 // a model world with server deaths and SIGSTOPs, broken leases, disk faults, holder and child
 // deaths, lossy and reordering client traffic, broken holder links, controller transfers and
 // client churn. CI runs SIM_RUNS interleavings in total; `A1_SIM_RUNS=100000 npx vitest run
-// --project unit test/sim` runs more (for npm run chaos).
+// --project fast test/sim` runs more (for npm run chaos); `npm run test:fast` runs fewer.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boot, step } from '../../src/server/core/index.js';
