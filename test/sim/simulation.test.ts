@@ -43,9 +43,10 @@ describe('server core simulation', () => {
 });
 
 describe('the schedules reach what the invariants are about', () => {
+  const SITUATION_RUNS = 2_000;
   it('every situation arises within 2,000 runs', () => {
     const seen: Record<string, number> = {};
-    for (const schedule of fc.sample(scheduleArb(SCHEDULE_LENGTH), { numRuns: 2_000, seed: 9 })) simulate(schedule, { settle: true, seen });
+    for (const schedule of fc.sample(scheduleArb(SCHEDULE_LENGTH), { numRuns: SITUATION_RUNS, seed: 9 })) simulate(schedule, { settle: true, seen });
     const situations = [
       'write failed',
       'fenced server exited',
@@ -82,7 +83,7 @@ describe('the schedules reach what the invariants are about', () => {
       'start refused beside an unverifiable stray',
     ];
     expect(situations.filter((s) => !seen[s])).toEqual([]);
-  });
+  }, timeout(SITUATION_RUNS));
 });
 
 // ---- the simulation can fail: deliberately broken cores are caught ----
