@@ -107,6 +107,15 @@ function commandOf(pid: number): string {
   }
 }
 
+/** The command line of a listed tab's child once it runs its own program: the holder reports the
+ * child's pid at its fork, so for a moment the pid may still run the holder's image. */
+function childCommand(e: { childPid: number | null; holderPid: number | null }): Promise<string> {
+  return waitFor(() => {
+    const command = commandOf(e.childPid!);
+    return command !== '' && command !== commandOf(e.holderPid!) ? command : null;
+  }, { what: `child ${e.childPid} running its own program` });
+}
+
 describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
   const atPrompt = (a1: PtyDriver) => a1.waitForText(p.ready, AGENT_WAIT_MS);
 
@@ -252,7 +261,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     const sessionId = before.agent!.sessionId!;
     process.kill(before.childPid!, 'SIGKILL');
     const after = await waitForEntry(w!.t, id, (e) => e.childPid !== before.childPid && e.status === 'running', 'the agent restarted');
-    expect(commandOf(after.childPid!)).toContain(sessionId);
+    expect(await childCommand(after)).toContain(sessionId);
     await waitForSettled(a1, repainted('remember the walrus'), 'the conversation repainted after the restart');
     const inTab = { text: a1.screenText().slice(1), cells: visibleRows(a1, 1) };
     // The next turn is the same session's.
@@ -335,7 +344,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     const again = w!.t.attach();
     await atPrompt(again);
     const back = await waitForEntry(w!.t, id, (e) => e.status === 'running' && e.childPid !== null && (!p.reportsAtStart || e.agent?.state === 'idle'), 'the tab running again');
-    expect(commandOf(back.childPid!)).not.toMatch(/resume/);
+    expect(await childCommand(back)).not.toMatch(/resume/);
     await turn(again, 'fresh and well', id);
     expect((await tabEntry(w!.t, id)).agent?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -355,7 +364,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     await a1.waitForText(`${p.answer}before the nap`, AGENT_WAIT_MS);
     const woken = await waitForEntry(w!.t, id, (e) => e.status === 'running' && e.childPid !== null, 'the agent resumed');
     expect(woken.childPid).not.toBe(before.childPid);
-    expect(commandOf(woken.childPid!)).toContain(before.agent!.sessionId!);
+    expect(await childCommand(woken)).toContain(before.agent!.sessionId!);
     await turn(a1, 'after the nap', id);
     expect((await tabEntry(w!.t, id)).agent?.sessionId).toBe(before.agent?.sessionId);
   });
