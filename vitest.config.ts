@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  * (test/helpers/noChildProcess.ts), so a file that starts one and is not listed here fails.
  */
 const STARTS_PROCESSES = [
+  'test/atomicWrite.test.ts',
   'test/cli/codeCache.test.ts',
   'test/cli/completion.test.ts',
   'test/cli/nesting.test.ts',
@@ -13,6 +14,7 @@ const STARTS_PROCESSES = [
   'test/fixtures/fake-agent.test.ts',
   'test/helpers/helpers.test.ts',
   'test/holder/bridge.test.ts',
+  'test/holder/holder.test.ts',
   'test/holder/serverWatch.test.ts',
   'test/hooks/a1Hook.test.ts',
   'test/lifecycle/processes.test.ts',
