@@ -21,6 +21,7 @@ import type { TerminateIO } from '../../src/lifecycle/terminate.js';
 import type { Logger } from '../../src/log.js';
 import { makeHome, type TestHome } from '../helpers/home.js';
 import { waitFor } from '../helpers/wait.js';
+import { holderStateOf } from '../helpers/holderState.js';
 
 const TAB = 't1';
 const INC = 'h1';
@@ -30,24 +31,7 @@ const HOLDER_CONNECT_WAIT_MS = 1_500;
 /** The fake holder claims this process's pid, so the IO finds its process alive and its own. */
 const HOLDER = { inc: INC, pid: process.pid, startTime: procStartTime(process.pid)! };
 
-const holderState = (over: Partial<HolderState> = {}): HolderState => ({
-  tabId: TAB,
-  holderInc: INC,
-  holderPid: process.pid,
-  childPid: null,
-  childStart: null,
-  childInc: null,
-  lifecycle: 'running',
-  exit: null,
-  cols: 80,
-  rows: 24,
-  title: '',
-  controller: { clientId: null, rev: 0 },
-  agent: null,
-  crashes: 0,
-  glyph: 'none',
-  ...over,
-});
+const holderState = (over: Partial<HolderState> = {}): HolderState => holderStateOf({ tabId: TAB, holderInc: INC, holderPid: process.pid, ...over });
 
 /** The real core behind the IO: commits are answered at once, as better-sqlite3 answers them. */
 class CoreDriver {

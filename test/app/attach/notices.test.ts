@@ -3,24 +3,9 @@
 import { describe, it, expect } from 'vitest';
 import { tabStateNotice } from '../../../src/app/attach/notices.js';
 import type { HolderState } from '../../../src/protocol/messages.js';
+import { holderStateOf } from '../../helpers/holderState.js';
 
-const base: HolderState = {
-  tabId: 't1',
-  holderInc: 'h1',
-  holderPid: 10,
-  childPid: null,
-  childStart: null,
-  childInc: null,
-  lifecycle: 'exited',
-  exit: { code: 3, signal: null },
-  cols: 80,
-  rows: 24,
-  title: '',
-  controller: { clientId: null, rev: 0 },
-  agent: null,
-  crashes: 0,
-  glyph: 'none',
-};
+const base: HolderState = holderStateOf({ lifecycle: 'exited', exit: { code: 3, signal: null } });
 const agent = { kind: 'claude', sessionId: null, state: null, name: null, seq: 1 };
 
 describe('tabStateNotice', () => {
