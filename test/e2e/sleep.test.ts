@@ -5,6 +5,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { e2e, KEY, listing, probeViewed, PROMPT_SEEN, readStrip, type E2E } from './harness.js';
 import {
   agentStarts,
+  agentTranscript,
   isSameAlive,
   listedTab,
   newAgentTab,
@@ -107,6 +108,24 @@ describe('sleep and wake', () => {
       'reply 3 to: third question',
     ]);
     expect(agentStarts(dir, sessionId)).toHaveLength(2);
+  });
+
+  it('a key pressed the moment the tab reads asleep wakes it, while the view of its ending holder may still be open', async () => {
+    t = e2e({ closeGraceMs: 300 });
+    const dir = useFakeAgent(t);
+    const tabId = await newAgentTab(t, 'fake');
+    const a1 = t.attach();
+    const { sessionId } = await waitForTabSession(t, tabId);
+    await a1.waitForText(`fake-agent session ${sessionId} (new)`);
+    // Three rounds: the key used to go to the old holder's view and be lost about every time.
+    for (let start = 2; start <= 4; start++) {
+      await runPromptCommand(a1, 'sleep');
+      await a1.waitForText(ASLEEP);
+      a1.write('z');
+      await waitForResume(dir, sessionId, start);
+      await a1.waitForScreen((lines) => !lines.join('\n').includes(ASLEEP), undefined, `awake after round ${start - 1}`);
+    }
+    expect(agentTranscript(dir, sessionId)).toEqual([]);
   });
 
   it('a1 tabs sleep puts a background agent tab to sleep; viewing it with Alt+2 resumes it', async () => {

@@ -166,6 +166,15 @@ export class ViewLink implements Disposable {
     return true;
   }
 
+  /** Views a sleeping tab again, which wakes it; keys meanwhile are consumed like the first. */
+  private wake(tabId: string): void {
+    if (this.waking) return;
+    this.waking = true;
+    void this.viewTab(tabId)
+      .catch((err) => this.host.addNotice(err instanceof ServerError ? err.message : 'The tab could not be woken.'))
+      .finally(() => (this.waking = false));
+  }
+
   /** The outer terminal resized: the controller's size is the tab's. */
   resize(): void {
     const size = this.host.surfaceSize();
@@ -175,21 +184,18 @@ export class ViewLink implements Disposable {
   /** Keys for the viewed tab's child. */
   sendInput(events: InputEvent[]): void {
     if (events.length === 0) return;
+    const viewed = this.tabs.find((t) => t.id === this.viewed);
+    // A key to a sleeping tab wakes it and is consumed: it was typed at no program, and a
+    // resumed agent must not receive half a prompt (SPEC §10: never resent). Asked before the
+    // view: the tab reads asleep as soon as the server says so, while the view of its ending
+    // holder may not have closed yet, and a key sent there would be lost.
+    if (viewed?.lifecycle === 'suspended') return this.wake(viewed.id);
     const view = this.view;
     if (!view) {
-      const viewed = this.tabs.find((t) => t.id === this.viewed);
       // A stopped tab with no holder to show it: its r and f are still the client's.
       if (viewed && (viewed.lifecycle === 'failed' || viewed.lifecycle === 'exited')) return this.onStoppedTabKeys(viewed.id, viewed.lifecycle, events);
       // The viewed tab's holder is (re)connecting: keep keys in order until it is there.
-      if (this.viewed !== null && viewed?.lifecycle !== 'suspended') this.queueInput(events);
-      // A key to a sleeping tab wakes it and is consumed: it was typed at no program, and a
-      // resumed agent must not receive half a prompt (SPEC §10: never resent).
-      if (viewed?.lifecycle === 'suspended' && !this.waking) {
-        this.waking = true;
-        void this.viewTab(viewed.id)
-          .catch((err) => this.host.addNotice(err instanceof ServerError ? err.message : 'The tab could not be woken.'))
-          .finally(() => (this.waking = false));
-      }
+      if (this.viewed !== null) this.queueInput(events);
       return;
     }
     // The holder's answer to attach (its state, then who controls the tab) is still on its way:
