@@ -68,14 +68,20 @@ async function waitForResume(dir: string, sessionId: string, count: number): Pro
   return last;
 }
 
+/** A new profile with one fake agent tab, viewed by a new client once its session has started. */
+async function viewedAgentTab(): Promise<{ dir: string; tabId: string; a1: PtyDriver; sessionId: string }> {
+  t = e2e({ closeGraceMs: 300 });
+  const dir = useFakeAgent(t);
+  const tabId = await newAgentTab(t, 'fake');
+  const a1 = t.attach();
+  const { sessionId } = await waitForTabSession(t, tabId);
+  await a1.waitForText(`fake-agent session ${sessionId} (new)`);
+  return { dir, tabId, a1, sessionId };
+}
+
 describe('sleep and wake', () => {
   it('/sleep checkpoints the viewed agent tab; a key wakes it, resumed with every turn kept', async () => {
-    t = e2e({ closeGraceMs: 300 });
-    const dir = useFakeAgent(t);
-    const tabId = await newAgentTab(t, 'fake');
-    const a1 = t.attach();
-    const { sessionId } = await waitForTabSession(t, tabId);
-    await a1.waitForText(`fake-agent session ${sessionId} (new)`);
+    const { dir, tabId, a1, sessionId } = await viewedAgentTab();
     await ask(a1, 'first question', 1);
     await ask(a1, 'second question', 2);
     const agent = agentProcess(dir, sessionId);
@@ -111,12 +117,7 @@ describe('sleep and wake', () => {
   });
 
   it('a key pressed the moment the tab reads asleep wakes it, while the view of its ending holder may still be open', async () => {
-    t = e2e({ closeGraceMs: 300 });
-    const dir = useFakeAgent(t);
-    const tabId = await newAgentTab(t, 'fake');
-    const a1 = t.attach();
-    const { sessionId } = await waitForTabSession(t, tabId);
-    await a1.waitForText(`fake-agent session ${sessionId} (new)`);
+    const { dir, a1, sessionId } = await viewedAgentTab();
     // Three rounds: the key used to go to the old holder's view and be lost about every time.
     for (let start = 2; start <= 4; start++) {
       await runPromptCommand(a1, 'sleep');
