@@ -10,7 +10,7 @@ import type { BridgeReport } from './bridge.js';
 import { promptRulesFor } from './pendingPrompt.js';
 import type { KeyPhases } from './promptOffer.js';
 import type { ChildView } from './childSlot.js';
-import { Emitter } from './emitter.js';
+import { Emitter } from '../emitter.js';
 
 export interface StatusClock {
   /** Missed heartbeats this long show unresponsive. */

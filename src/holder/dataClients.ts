@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import { takeArmedFault } from '../diag/testFaults.js';
 import type { TerminalModel } from './terminalModel.js';
 import type { Controller, HolderStateView } from './holderState.js';
-import { Emitter } from './emitter.js';
+import { Emitter } from '../emitter.js';
 import type { Disposable } from '../disposable.js';
 
 /** A client lane holding more than this many unsent bytes is behind: it gets no new frame

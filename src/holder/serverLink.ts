@@ -11,7 +11,7 @@ import type { HolderStateView } from './holderState.js';
 import type { ChildView } from './childSlot.js';
 import type { DataClients } from './dataClients.js';
 import type { SupervisedChild } from './supervisedChild.js';
-import { Emitter } from './emitter.js';
+import { Emitter } from '../emitter.js';
 import { Timer, type Disposable } from '../disposable.js';
 
 export interface ServerLinkDeps {

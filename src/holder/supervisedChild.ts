@@ -24,7 +24,7 @@ import { reduceSupervisor, type SupervisorEffect, type SupervisorEvent } from '.
 import type { ChildSlot } from './childSlot.js';
 import type { DataClients } from './dataClients.js';
 import type { FrameClock } from './frameClock.js';
-import { Emitter } from './emitter.js';
+import { Emitter } from '../emitter.js';
 import { Timer, type Disposable } from '../disposable.js';
 
 /** What the supervised child needs, each built before it. */

@@ -12,7 +12,7 @@ import type { HistoryPage, SearchResult } from '../protocol/history.js';
 import { DroppedLines, readHistoryPage, searchBuffer, type SearchDirection } from './history.js';
 import { parseOsc52 } from './clipboard.js';
 import { recoveryText } from './recovery.js';
-import { Emitter } from './emitter.js';
+import { Emitter } from '../emitter.js';
 import type { Disposable } from '../disposable.js';
 
 const { Terminal } = xtermHeadless;

@@ -1,6 +1,6 @@
 // The holder's small parts and the decisions it makes after an await, without processes.
 import { describe, expect, it, vi } from 'vitest';
-import { Emitter } from '../../src/holder/emitter.js';
+import { Emitter } from '../../src/emitter.js';
 import { ChildSlot } from '../../src/holder/childSlot.js';
 import { afterRestore, SocketKeeper, SOCKET_CHECK_TICKS, type KeptSocket } from '../../src/holder/socketKeeper.js';
 import { ParseBudget, readPauseMs, UNVIEWED_PARSE_MS } from '../../src/holder/parseBudget.js';

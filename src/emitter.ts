@@ -1,7 +1,7 @@
-// Notifications between the holder's services (VS Code's Emitter): a service that others must
-// hear from exposes an event; the holder subscribes once every service exists, so no service is
-// built around a callback into one that is not there yet.
-import type { Disposable } from '../disposable.js';
+// Notifications between services (VS Code's Emitter), beside disposal so any process may use it:
+// a service that others must hear from exposes an event, and its owner subscribes once every
+// service exists, so no service is built around a callback into one that is not there yet.
+import type { Disposable } from './disposable.js';
 
 export type Event<T> = (listener: (value: T) => void) => Disposable;
 
