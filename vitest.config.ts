@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files outside test/e2e that start a process (a child, a PTY, a bundler, a shell): they run
- * in `unit`. Every other file there runs in `fast`, whose setup file refuses to start a process
+ * Test files outside test/e2e that start a process (a child, a PTY, a bundler, a shell) or change
+ * what a worker thread may not (the umask): they run in `unit`, in processes of their own. Every
+ * other file there runs in `fast`, in worker threads, whose setup file refuses to start a process
  * (test/helpers/noChildProcess.ts), so a file that starts one and is not listed here fails.
  */
-const STARTS_PROCESSES = [
+const OWN_PROCESS = [
   'test/atomicWrite.test.ts',
   'test/cli/codeCache.test.ts',
   'test/cli/completion.test.ts',
@@ -20,6 +21,7 @@ const STARTS_PROCESSES = [
   'test/lifecycle/processes.test.ts',
   'test/native/native.test.ts',
   'test/proc.test.ts',
+  'test/profileDirsUmask.test.ts',
   'test/security.test.ts',
   'test/server/holderProcesses.test.ts',
   'test/store/lease.test.ts',
@@ -32,22 +34,28 @@ const STARTS_PROCESSES = [
 // real processes and run one file at a time.
 export default defineConfig({
   test: {
+    // Pool options are the run's, not a project's (vitest makes one pool per kind): only `fast`
+    // uses threads. Its pure tests share no state but what they give back (chalk's level, fake
+    // timers, the environment: each file restores its own), so they need no fresh graph per file.
+    poolOptions: { threads: { isolate: false } },
     projects: [
       {
         test: {
           name: 'fast',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: ['test/e2e/**', 'node_modules/**', ...STARTS_PROCESSES],
+          exclude: ['test/e2e/**', 'node_modules/**', ...OWN_PROCESS],
           setupFiles: ['test/helpers/noChildProcess.ts', 'test/helpers/propertyDefaults.ts'],
           testTimeout: 30_000,
-          pool: 'forks',
+          // Worker threads that keep one module graph for many files (root poolOptions.threads):
+          // starting a fresh graph for each of ~130 files cost more than the tests themselves.
+          pool: 'threads',
           sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
           name: 'unit',
-          include: STARTS_PROCESSES,
+          include: OWN_PROCESS,
           setupFiles: ['test/helpers/propertyDefaults.ts'],
           testTimeout: 30_000,
           pool: 'forks',

@@ -14,7 +14,7 @@ import {
   resolvePaths,
   validateProfileName,
 } from '../src/paths.js';
-import { modeOf, withUmask } from './helpers/fileModes.js';
+import { modeOf } from './helpers/fileModes.js';
 
 const isRoot = process.getuid?.() === 0;
 /** The conventional unprivileged "nobody" uid: certainly not the uid running the tests. */
@@ -178,26 +178,6 @@ describe('socket path length', () => {
 });
 
 describe('ensurePrivateDir', () => {
-  it('creates every profile directory 0700 whatever the umask', () => {
-    const p = resolvePaths({ env: { A1_HOME: tmp } });
-    withUmask(0o700, () => ensureProfileDirs(p));
-    for (const dir of [p.stateDir, path.dirname(p.stateDir), p.backupsDir, p.logsDir, p.crashDir, p.recoveryDir, p.runDir]) {
-      expect(modeOf(dir)).toBe(0o700);
-    }
-    // Idempotent.
-    ensureProfileDirs(p);
-  });
-
-  it('creates missing ordinary ancestors 0700 too', () => {
-    const env = { XDG_STATE_HOME: path.join(tmp, 'deep', 'state'), TMPDIR: path.join(tmp, 'run') };
-    const p = resolvePaths({ env, home: tmp });
-    withUmask(0o022, () => ensureProfileDirs(p));
-    expect(modeOf(path.join(tmp, 'deep'))).toBe(0o700);
-    expect(modeOf(path.join(tmp, 'deep', 'state'))).toBe(0o700);
-    expect(modeOf(path.join(tmp, 'deep', 'state', 'a1'))).toBe(0o700);
-    expect(modeOf(path.dirname(p.runDir))).toBe(0o700);
-  });
-
   it('does not judge ordinary ancestors such as a sticky /tmp', () => {
     const sharedTmp = path.join(tmp, 'shared');
     fs.mkdirSync(sharedTmp);

@@ -1,33 +1,32 @@
-// The cursor is an inverse cell, so this test needs colours: they are forced before Ink (and
-// chalk, which reads the environment once) is first imported in this file's own process.
+// The cursor is an inverse cell, so this test needs colours. Ink colours through chalk, whose
+// level is read from the environment once per process and shared by every file the fast tier
+// runs in that process: pin it here and give it back after.
+import chalk from 'chalk';
 import React from 'react';
+import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LineField } from '../../../src/app/ui/LineField.js';
 import type { LineState } from '../../../src/app/overlays/lineEditor.js';
 
 const INVERSE_ON = '\x1b[7m';
 const INVERSE_OFF = '\x1b[27m';
 const ANSI = /\x1b\[[0-9;]*m/g;
 
-let renderLine: (line: LineState, width: number, placeholder?: string) => string;
-let previous: string | undefined;
-
-beforeAll(async () => {
-  previous = process.env.FORCE_COLOR;
-  process.env.FORCE_COLOR = '1';
-  const { render } = await import('ink-testing-library');
-  const { LineField } = await import('../../../src/app/ui/LineField.js');
-  renderLine = (line, width, placeholder) => {
-    const r = render(<LineField line={line} width={width} placeholder={placeholder} />);
-    const frame = r.lastFrame() ?? '';
-    r.unmount();
-    return frame;
-  };
+let savedLevel: typeof chalk.level;
+beforeAll(() => {
+  savedLevel = chalk.level;
+  chalk.level = 1;
 });
-
 afterAll(() => {
-  if (previous === undefined) delete process.env.FORCE_COLOR;
-  else process.env.FORCE_COLOR = previous;
+  chalk.level = savedLevel;
 });
+
+function renderLine(line: LineState, width: number, placeholder?: string): string {
+  const r = render(<LineField line={line} width={width} placeholder={placeholder} />);
+  const frame = r.lastFrame() ?? '';
+  r.unmount();
+  return frame;
+}
 
 /** The text with the inverse cell marked as [x]. */
 function marked(frame: string): string {
