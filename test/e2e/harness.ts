@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ServerClient } from '../../src/client/serverClient.js';
-import type { ScriptTabs } from '../../src/status/scripting.js';
+import { existingServer } from '../../src/cli/commands/shared.js';
+import { SCRIPT_SCHEMA_VERSION, scriptTab, type ScriptTabs } from '../../src/status/scripting.js';
 import { resolvePaths } from '../../src/paths.js';
 import { deriveKey, loadOrCreateSecret } from '../../src/security.js';
 import { connectHolder, firstState, type HolderConnection } from '../../src/server/holderLink.js';
@@ -84,8 +85,27 @@ export function dismissFirstRunHint(homeDir: string, profile = 'default'): void 
 /** `a1 tabs --json`: the versioned listing of src/status/scripting.ts (SPEC §15 "Listing", issue 18). */
 export type Listing = ScriptTabs;
 
-/** Runs `a1 tabs --json`; a failure is thrown with what the command printed. */
+/**
+ * What `a1 tabs --json` prints, read without starting a process for each poll (issue 29): with a
+ * server running, its `list` answer mapped as the command maps it (src/cli/commands/tabs.ts); with
+ * none, the command itself, which then reads the registry. Like the command it never starts a
+ * server, and a server that does not answer is thrown as the command's failure would be.
+ */
 export async function listing(t: E2E): Promise<Listing> {
+  const server = await existingServer(resolvePaths({ env: t.env }), 'default');
+  if (!server) return commandListing(t);
+  try {
+    const l = await server.request('list');
+    const out: Listing = { version: SCRIPT_SCHEMA_VERSION, server: l.server, tabs: l.tabs.map((e, i) => scriptTab({ ...e, lifecycle: e.status }, i + 1)) };
+    // As printed and parsed: fields the command's JSON leaves out (undefined) are left out here.
+    return JSON.parse(JSON.stringify(out)) as Listing;
+  } finally {
+    server.close();
+  }
+}
+
+/** Runs `a1 tabs --json` itself, for tests about the command; a failure is thrown with what it printed. */
+export async function commandListing(t: E2E): Promise<Listing> {
   const r = await t.run('tabs', '--json');
   if (r.code !== 0) throw new Error(`a1 tabs --json exited ${r.code}: ${r.stderr.trim()}`);
   return JSON.parse(r.stdout) as Listing;

@@ -3,7 +3,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { e2e, PROMPT_SEEN, type E2E } from './harness.js';
+import { e2e, listing as readListing, PROMPT_SEEN, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { isAlive, pidsWithEnv } from '../helpers/procs.js';
 
@@ -18,9 +18,7 @@ interface Listing {
 }
 
 async function listing(): Promise<Listing> {
-  const r = await t.run('tabs', '--json');
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as Listing;
+  return readListing(t);
 }
 
 function serverPids(): number[] {

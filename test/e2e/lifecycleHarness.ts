@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Registry } from '../../src/store/registry.js';
 import type { ResumeRecord } from '../../src/lifecycle/records.js';
-import type { SessionRow } from '../../src/cli/sessionRows.js';
+import { sessionRows, type SessionRow } from '../../src/cli/sessionRows.js';
 import { A1_BIN, REPO_ROOT } from '../helpers/pty.js';
 import { isAlive, pidsWithEnv, startTimeOf } from '../helpers/procs.js';
 import { waitFor } from '../helpers/wait.js';
@@ -121,8 +121,21 @@ export function waitForTranscript(dir: string, sessionId: string, count: number)
   }, { what: `${count} lines in the transcript of ${sessionId}` });
 }
 
-/** Runs `a1 sessions --json` (rows as the command declares them); a failure is thrown with what the command printed. */
-export async function sessionsOf(t: E2E): Promise<SessionRow[]> {
+/** The rows `a1 sessions --json` prints, read from the registry in this process as the command
+ * reads them (src/cli/commands/sessions.ts), without a process per poll (issue 29). */
+export function sessionsOf(t: E2E): SessionRow[] {
+  const reg = Registry.openReadOnly(stateDir(t));
+  if (!reg) return [];
+  try {
+    // As printed and parsed: fields the command's JSON leaves out (undefined) are left out here.
+    return JSON.parse(JSON.stringify(sessionRows(reg.listResumeRecords(), reg.listHistory(), reg.listTabs()))) as SessionRow[];
+  } finally {
+    reg.close();
+  }
+}
+
+/** Runs `a1 sessions --json` itself, for tests about the command; a failure is thrown with what it printed. */
+export async function commandSessions(t: E2E): Promise<SessionRow[]> {
   const r = await t.run('sessions', '--json');
   if (r.code !== 0) throw new Error(`a1 sessions --json exited ${r.code}: ${r.stderr.trim()}`);
   return (JSON.parse(r.stdout) as { sessions: SessionRow[] }).sessions;

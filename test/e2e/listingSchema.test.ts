@@ -3,8 +3,8 @@
 // agent's reports, and from the registry once no server runs.
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.js';
-import { e2e, hostStop, listing, type E2E } from './harness.js';
-import { controlAgent, listedTab, newAgentTab, sessionsOf, useFakeAgent, waitForStatus, waitForTabSession } from './lifecycleHarness.js';
+import { commandListing, e2e, hostStop, type E2E } from './harness.js';
+import { commandSessions, controlAgent, listedTab, newAgentTab, useFakeAgent, waitForStatus, waitForTabSession } from './lifecycleHarness.js';
 
 const TAB_FIELDS = ['agent', 'attention', 'childPid', 'cwd', 'exit', 'glyph', 'holderPid', 'id', 'name', 'position', 'startCwd', 'status', 'title'];
 const SESSION_FIELDS = ['agent', 'at', 'cwd', 'name', 'record', 'sessionId', 'state', 'tabId'];
@@ -23,7 +23,7 @@ describe('a1 tabs --json', () => {
     const { sessionId } = await waitForTabSession(t, bot);
     controlAgent(dir, sessionId, '/ask may I');
     const l = await waitFor(async () => {
-      const now = await listing(t);
+      const now = await commandListing(t);
       return listedTab(now, bot).attention === 'needs-input' ? now : null;
     }, { what: 'the agent asking, in the listing' });
 
@@ -48,7 +48,7 @@ describe('a1 tabs --json', () => {
 
     // No server: the registry's tabs, in the same shape; what agents do now is unknown.
     await hostStop(t);
-    const saved = await listing(t);
+    const saved = await commandListing(t);
     expect(saved).toMatchObject({ version: 1, server: null });
     for (const row of saved.tabs) expect(Object.keys(row).sort()).toEqual(TAB_FIELDS);
     expect(saved.tabs.map((x) => [x.position, x.id, x.status, x.glyph, x.attention])).toEqual([
@@ -75,7 +75,7 @@ describe('a1 sessions --json', () => {
 
     expect((await t.run('tabs', 'sleep', bot)).code).toBe(0);
     await waitForStatus(t, bot, 'asleep');
-    expect((await sessionsOf(t)).find((s) => s.sessionId === sessionId)).toMatchObject({ state: 'asleep', tabId: bot, record: 'sleep' });
+    expect((await commandSessions(t)).find((s) => s.sessionId === sessionId)).toMatchObject({ state: 'asleep', tabId: bot, record: 'sleep' });
     expect((await t.run('sessions')).stdout).toContain(`asleep in ${bot}`);
   });
 });

@@ -248,7 +248,8 @@ describe('reboot', () => {
     const l = await listing(t);
     expect(l.tabs).toHaveLength(1);
     expect(past.map((p) => p.tabId)).not.toContain(l.tabs[0].id);
-    expect((await readStrip(a1)).names).toEqual(['agent']);
+    // The strip is drawn after the prompt: wait for it rather than for however long a listing takes.
+    await waitForStrip(a1, ['agent']);
     const sessions = await sessionsOf(t);
     for (const p of past) {
       expect(sessions.find((s) => s.sessionId === p.sessionId), p.name).toMatchObject({ name: p.name, agent: 'generic', tabId: null, state: 'resumable', record: 'live' });

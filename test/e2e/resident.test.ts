@@ -2,7 +2,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { e2e, PROMPT, PROMPT_SEEN, takeLeaseNow, type E2E } from './harness.js';
+import { e2e, listing as readListing, PROMPT, PROMPT_SEEN, takeLeaseNow, type E2E } from './harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { isAlive, pidsWithEnv } from '../helpers/procs.js';
 import { PtyDriver } from '../helpers/pty.js';
@@ -18,9 +18,7 @@ interface Listing {
 }
 
 async function listing(t: E2E): Promise<Listing> {
-  const r = await t.run('tabs', '--json');
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as Listing;
+  return readListing(t);
 }
 
 async function detach(a1: PtyDriver): Promise<void> {

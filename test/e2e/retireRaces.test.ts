@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, afterEach } from 'vitest';
 import { e2e, listing, livePids, type E2E } from './harness.js';
+import { sessionsOf } from './lifecycleHarness.js';
 import { waitFor } from '../helpers/wait.js';
 import { A1_BIN } from '../helpers/pty.js';
 import { pidsWithEnv, isAlive } from '../helpers/procs.js';
@@ -18,10 +19,8 @@ interface Sessions {
   sessions: { sessionId: string; tabId: string | null; state: string }[];
 }
 
-async function sessions(t: E2E): Promise<Sessions> {
-  const r = await t.run('sessions', '--json');
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Sessions;
+function sessions(t: E2E): Sessions {
+  return { sessions: sessionsOf(t) };
 }
 
 describe('closing races', () => {

@@ -3,7 +3,7 @@
 // the agent's status, and the processes of one tab.
 import fs from 'node:fs';
 import path from 'node:path';
-import { e2e, type E2E } from '../harness.js';
+import { e2e, listing, type E2E } from '../harness.js';
 import type { ScriptTab as ListingEntry, ScriptTabs as Listing } from '../../../src/status/scripting.js';
 import { ensureAgents, prepareAgentHome, startMockModel, type AgentHome, type AgentName, type MockModel } from '../../agents/rig.js';
 import type { PtyDriver } from '../../helpers/pty.js';
@@ -40,11 +40,9 @@ export async function agentWorld(config: object = {}): Promise<AgentWorld> {
   };
 }
 
-/** `a1 tabs --json` (SPEC §15 listing, with the agent's status: issue 14). */
-export async function listAgents(t: E2E): Promise<Listing> {
-  const r = await t.run('tabs', '--json');
-  if (r.code !== 0) throw new Error(`a1 tabs --json exited ${r.code}: ${r.stderr.trim()}`);
-  return JSON.parse(r.stdout) as Listing;
+/** `a1 tabs --json` (SPEC §15 listing, with the agent's status: issue 14), read in process. */
+export function listAgents(t: E2E): Promise<Listing> {
+  return listing(t);
 }
 
 export async function tabEntry(t: E2E, tabId: string): Promise<ListingEntry> {
