@@ -3,7 +3,7 @@
 // the agent's status, and the processes of one tab.
 import fs from 'node:fs';
 import path from 'node:path';
-import { e2e, listing, type E2E } from '../harness.js';
+import { commandListing, e2e, type E2E } from '../harness.js';
 import type { ScriptTab as ListingEntry, ScriptTabs as Listing } from '../../../src/status/scripting.js';
 import { ensureAgents, prepareAgentHome, startMockModel, type AgentHome, type AgentName, type MockModel } from '../../agents/rig.js';
 import type { PtyDriver } from '../../helpers/pty.js';
@@ -40,9 +40,13 @@ export async function agentWorld(config: object = {}): Promise<AgentWorld> {
   };
 }
 
-/** `a1 tabs --json` (SPEC §15 listing, with the agent's status: issue 14), read in process. */
+/** `a1 tabs --json` (SPEC §15 listing, with the agent's status: issue 14), run as the command:
+ * a real agent saves its conversation on its own schedule after it reports idle, and a test that
+ * kills it right after (realAgents "kill -9 ... restarts it on the same session") was seen to find
+ * no conversation once polls answered at in-process speed. Until those tests wait for the saved
+ * conversation, they keep the command's pace. */
 export function listAgents(t: E2E): Promise<Listing> {
-  return listing(t);
+  return commandListing(t);
 }
 
 export async function tabEntry(t: E2E, tabId: string): Promise<ListingEntry> {
