@@ -3,7 +3,7 @@
 // the agent's status, and the processes of one tab.
 import fs from 'node:fs';
 import path from 'node:path';
-import { commandListing, e2e, type E2E } from '../harness.js';
+import { e2e, listing, type E2E } from '../harness.js';
 import type { ScriptTab as ListingEntry, ScriptTabs as Listing } from '../../../src/status/scripting.js';
 import { ensureAgents, prepareAgentHome, startMockModel, type AgentHome, type AgentName, type MockModel } from '../../agents/rig.js';
 import type { PtyDriver } from '../../helpers/pty.js';
@@ -40,13 +40,29 @@ export async function agentWorld(config: object = {}): Promise<AgentWorld> {
   };
 }
 
-/** `a1 tabs --json` (SPEC §15 listing, with the agent's status: issue 14), run as the command:
- * a real agent saves its conversation on its own schedule after it reports idle, and a test that
- * kills it right after (realAgents "kill -9 ... restarts it on the same session") was seen to find
- * no conversation once polls answered at in-process speed. Until those tests wait for the saved
- * conversation, they keep the command's pace. */
+/** `a1 tabs --json` (SPEC §15 listing, with the agent's status: issue 14), read in process. */
 export function listAgents(t: E2E): Promise<Listing> {
-  return commandListing(t);
+  return listing(t);
+}
+
+/**
+ * Whether the agent has saved session `sessionId` with an answer holding `text`: an agent writes
+ * its conversation on its own schedule, after it reports idle, so a test that kills it to see the
+ * session resumed waits for this first (a kill before it loses the turn, with or without a1).
+ * Claude Code saves to ~/.claude/projects/<dir>/<session>.jsonl, Codex to
+ * $CODEX_HOME/sessions/<date>/rollout-<time>-<session>.jsonl; both a line per message.
+ */
+export function conversationSaved(w: AgentWorld, sessionId: string, text: string): boolean {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.jsonl') && e.name.includes(sessionId)) files.push(p);
+    }
+  };
+  walk(w.agent.home);
+  return files.some((f) => fs.readFileSync(f, 'utf8').split('\n').some((line) => line.includes('"role":"assistant"') && line.includes(text)));
 }
 
 export async function tabEntry(t: E2E, tabId: string): Promise<ListingEntry> {

@@ -10,6 +10,7 @@ import { hostStop, KEY, PROMPT_SEEN } from '../harness.js';
 import { agentBin, type AgentName } from '../../agents/rig.js';
 import {
   AGENT_WAIT_MS,
+  conversationSaved,
   agentWorld,
   chipGlyph,
   ensureAgents,
@@ -259,6 +260,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     await turn(a1, 'remember the walrus', id);
     const before = await waitForEntry(w!.t, id, (e) => e.agent?.state === 'idle', 'the turn over');
     const sessionId = before.agent!.sessionId!;
+    await waitFor(() => conversationSaved(w!, sessionId, 'remember the walrus'), { timeoutMs: AGENT_WAIT_MS, what: 'the agent to save its turn' });
     process.kill(before.childPid!, 'SIGKILL');
     const after = await waitForEntry(w!.t, id, (e) => e.childPid !== before.childPid && e.status === 'running', 'the agent restarted');
     expect(await childCommand(after)).toContain(sessionId);
