@@ -30,14 +30,18 @@ const OWN_PROCESS = [
 
 // Projects run cheapest first (sequence.groupOrder), one group at a time: a tier that fails
 // early says so before the slower ones start, and the tiers never compete for the two cores.
-// `fast` is pure code; `unit` starts processes and runs in parallel; end-to-end tests drive
-// real processes and run one file at a time.
+// `fast` is pure code, two files at a time; `unit` starts processes; end-to-end tests drive
+// real processes; both of these run one file at a time.
 export default defineConfig({
   test: {
     // Pool options are the run's, not a project's (vitest makes one pool per kind): only `fast`
     // uses threads. Its pure tests share no state but what they give back (chalk's level, fake
     // timers, the environment: each file restores its own), so they need no fresh graph per file.
-    poolOptions: { threads: { isolate: false } },
+    // Vitest's default is one worker fewer than the cores, so one on these 2-core machines: `fast`
+    // runs two files at a time. `unit` and e2e keep one process at a time: their tests wait for
+    // conditions with deadlines sized for a machine that runs one of them (two e2e files at once,
+    // tried on a loaded machine, ran a holder past its start deadline in supervision2.test.ts).
+    poolOptions: { threads: { isolate: false, maxThreads: 2 } },
     projects: [
       {
         test: {
