@@ -16,3 +16,13 @@ export function propertyRuns(full: number): number {
   if (!(share > 0 && share < 1)) return full;
   return Math.max(Math.min(full, MIN_REDUCED_RUNS), Math.ceil(full * share));
 }
+
+/**
+ * What a long property awaits each run so that its worker's event loop turns every `every` runs:
+ * fast-check runs a property's runs back to back, and a worker thread whose loop is blocked for a
+ * minute on a loaded machine misses vitest's own replies ("Timeout calling onTaskUpdate").
+ */
+export function loopTurns(every = 50): () => Promise<void> {
+  let n = 0;
+  return () => (++n % every === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : Promise.resolve());
+}

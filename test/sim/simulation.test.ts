@@ -10,6 +10,7 @@ import type { CoreEvent, CoreState, Effect, Pending } from '../../src/server/cor
 import { scheduleArb } from './actions.js';
 import { SCHEDULE_LENGTH, SIM_RUNS, simulate } from './run.js';
 import type { Booter, Reducer } from './world.js';
+import { loopTurns } from '../helpers/runs.js';
 
 const runs = (share: number) => Math.ceil(SIM_RUNS * share);
 const timeout = (n: number) => Math.max(60_000, n * 20);
@@ -17,9 +18,11 @@ const timeout = (n: number) => Math.max(60_000, n * 20);
 describe('server core simulation', () => {
   it(
     'keeps every committed mutation, one writer, one tab per session and attributable input under faults',
-    () => {
-      fc.assert(
-        fc.property(scheduleArb(SCHEDULE_LENGTH), (schedule) => {
+    async () => {
+      const turn = loopTurns();
+      await fc.assert(
+        fc.asyncProperty(scheduleArb(SCHEDULE_LENGTH), async (schedule) => {
+          await turn();
           expect(simulate(schedule)).toEqual([]);
         }),
         { numRuns: runs(0.5) },
@@ -30,9 +33,11 @@ describe('server core simulation', () => {
 
   it(
     'converges every tab that should run to running or failed once faults stop, leaving no orphan',
-    () => {
-      fc.assert(
-        fc.property(scheduleArb(SCHEDULE_LENGTH), (schedule) => {
+    async () => {
+      const turn = loopTurns();
+      await fc.assert(
+        fc.asyncProperty(scheduleArb(SCHEDULE_LENGTH), async (schedule) => {
+          await turn();
           expect(simulate(schedule, { settle: true })).toEqual([]);
         }),
         { numRuns: runs(0.5) },
@@ -44,9 +49,13 @@ describe('server core simulation', () => {
 
 describe('the schedules reach what the invariants are about', () => {
   const SITUATION_RUNS = 2_000;
-  it('every situation arises within 2,000 runs', () => {
+  it('every situation arises within 2,000 runs', async () => {
     const seen: Record<string, number> = {};
-    for (const schedule of fc.sample(scheduleArb(SCHEDULE_LENGTH), { numRuns: SITUATION_RUNS, seed: 9 })) simulate(schedule, { settle: true, seen });
+    const turn = loopTurns();
+    for (const schedule of fc.sample(scheduleArb(SCHEDULE_LENGTH), { numRuns: SITUATION_RUNS, seed: 9 })) {
+      await turn();
+      simulate(schedule, { settle: true, seen });
+    }
     const situations = [
       'write failed',
       'fenced server exited',
@@ -163,9 +172,13 @@ const controlToNewcomers: Reducer = (s, e) => {
 
 describe('the simulation catches broken cores', () => {
   const BROKEN_RUNS = 3_000;
-  const caught = (opts: Parameters<typeof simulate>[1], pattern: RegExp, numRuns = BROKEN_RUNS) => {
-    const out = fc.check(
-      fc.property(scheduleArb(SCHEDULE_LENGTH), (schedule) => simulate(schedule, opts).length === 0),
+  const caught = async (opts: Parameters<typeof simulate>[1], pattern: RegExp, numRuns = BROKEN_RUNS) => {
+    const turn = loopTurns();
+    const out = await fc.check(
+      fc.asyncProperty(scheduleArb(SCHEDULE_LENGTH), async (schedule) => {
+        await turn();
+        return simulate(schedule, opts).length === 0;
+      }),
       { numRuns },
     );
     expect(out.failed).toBe(true);
