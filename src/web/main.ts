@@ -18,6 +18,7 @@ import { askWeb, serveWebControl, webSocketPath, type WebInfo, type WebOp } from
 import { startWebServer, type WebServer } from './httpServer.js';
 import { PageLink } from './pageLink.js';
 import { openStatusPipe } from '../spawnReady.js';
+import { statusLine, type WebStatusLine } from '../protocol/statusLine.js';
 import { WS_CLOSE } from './protocol.js';
 
 /** How often idle sessions and unused tokens are dropped. */
@@ -68,9 +69,9 @@ export function pageOrigin(bind: string, port: number, tls: boolean): string {
 export async function webMain(argv: readonly string[]): Promise<void> {
   process.umask(0o077);
   const status = openStatusPipe();
-  const report = (msg: object) => {
+  const report = (msg: WebStatusLine) => {
     try {
-      status?.end(JSON.stringify(msg) + '\n');
+      status?.end(statusLine(msg));
     } catch {
       // The launching command is gone.
     }
