@@ -165,7 +165,7 @@ export async function webMain(argv: readonly string[]): Promise<void> {
   };
   try {
     fs.rmSync(webSocketPath(paths), { force: true });
-    control = await serveWebControl(paths, answer);
+    control = await serveWebControl(paths, answer, log);
   } catch (err) {
     web.close();
     report({ error: { code: errorCode(err), message: `Cannot open the web process's socket: ${(err as Error).message}` } });
