@@ -2,7 +2,8 @@
 // command and environment, the model's size, the sockets and the keys. One JSON line with no `t`
 // (a holder reads only this there, and a server started before a rebuild still writes it so).
 import { ProtocolError } from './errors.js';
-import { defineSchema, validateFields, type ShapeOf } from './schema.js';
+import { readJsonFields } from './jsonWire.js';
+import { defineSchema, type ShapeOf } from './schema.js';
 import type { ResumeAuthority } from './resume.js';
 
 /** The init message is small; anything larger is not from our server. */
@@ -73,13 +74,7 @@ export type HolderInit = ShapeOf<
 /** The init the server wrote, or why it is not one: the schema's fields, and an environment of
  * strings. Never throws, and never quotes the line (it carries keys). */
 export function parseHolderInit(line: string): HolderInit | ProtocolError {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return new ProtocolError('malformed', 'The holder init is not JSON.');
-  }
-  const init = validateFields(holderInitSchema, 'init', value);
+  const init = readJsonFields(holderInitSchema, 'init', line);
   if (init instanceof ProtocolError) return init;
   if (!Object.values(init.env).every((v) => typeof v === 'string')) {
     return new ProtocolError('bad-field', 'Field "env" of "init" must map names to strings.');

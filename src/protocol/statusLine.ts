@@ -3,6 +3,7 @@
 // `t`: a line is known by its fields (`error`, `lost`, `ready`; a holder's `ok`), the form a
 // process started from a newer build than its starter's still writes, and the starter still reads.
 import { ProtocolError } from './errors.js';
+import { parseJson, readJsonFields } from './jsonWire.js';
 import { defineSchema, validateFields, type ShapeOf } from './schema.js';
 import type { ReplyError } from './messages.js';
 
@@ -59,19 +60,9 @@ export function parseStartStatus(line: string, ready: 'serverReady' | 'webReady'
 
 /** A holder's line: ready with its pids, or the code of why it failed; or why it is neither. */
 export function parseHolderStatus(line: string): { pid: number; childPid: number | null } | { failed: string } | ProtocolError {
-  const json = parseJson(line);
-  if (json instanceof ProtocolError) return json;
-  const value = validateFields(statusLineSchema, 'holder', json);
+  const value = readJsonFields(statusLineSchema, 'holder', line);
   if (value instanceof ProtocolError) return value;
   if (!value.ok) return { failed: value.code ?? 'holder-failed' };
   if (typeof value.pid !== 'number') return new ProtocolError('bad-field', 'Field "pid" of a ready "holder" must be int.');
   return { pid: value.pid, childPid: value.childPid ?? null };
-}
-
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return new ProtocolError('malformed', 'The status line is not JSON.');
-  }
 }

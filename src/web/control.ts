@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
 import { ProtocolError } from '../protocol/errors.js';
+import { readJsonFields } from '../protocol/jsonWire.js';
 import { defineSchema, validateFields, type ShapeOf } from '../protocol/schema.js';
 import { readClientToken } from '../security.js';
 
@@ -103,7 +104,7 @@ export function serveWebControl(paths: Paths, answer: (op: WebOp) => WebInfo | n
 /** A request line as its op, when it is one and carries `key`; else why it is refused (never
  * quoting the line: it carries a token). */
 export function readWebRequest(line: string, key: Buffer | null): WebOp | ProtocolError {
-  const req = validateFields(webControlSchema, 'request', parseJson(line));
+  const req = readJsonFields(webControlSchema, 'request', line);
   if (req instanceof ProtocolError) return req;
   const given = Buffer.from(req.key, 'base64');
   if (key === null || given.length !== key.length || !crypto.timingSafeEqual(given, key)) return new ProtocolError('auth', 'The request does not carry the client token.');
@@ -113,16 +114,8 @@ export function readWebRequest(line: string, key: Buffer | null): WebOp | Protoc
 
 /** A reply line as the web process's info, null when it refused, or why it is no reply. */
 export function readWebReply(line: string): WebInfo | null | ProtocolError {
-  const reply = validateFields(webControlSchema, 'reply', parseJson(line));
+  const reply = readJsonFields(webControlSchema, 'reply', line);
   if (reply instanceof ProtocolError) return reply;
   if (!reply.ok) return null;
   return validateFields(webControlSchema, 'info', reply.info);
-}
-
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
 }

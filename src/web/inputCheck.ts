@@ -6,7 +6,7 @@
 import type { InputEvent, KeyName, Mods } from '../input/events.js';
 import { KITTY_ONLY_KEYS } from '../input/kittyKeys.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { validateMessage } from '../protocol/schema.js';
+import { readJsonMessage } from '../protocol/jsonWire.js';
 import { pageToWebSchema, type PageToWeb } from './protocol.js';
 
 /** More than a page sends in one message (a paste is one event). */
@@ -64,13 +64,7 @@ export function checkPageInput(events: unknown): InputEvent[] | null {
  * fields, input events a holder takes, and a size within bounds. Never quotes the frame (it may
  * carry what the person typed). */
 export function readPageMessage(text: string): PageToWeb | ProtocolError {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return new ProtocolError('malformed', 'The message is not JSON.');
-  }
-  const m = validateMessage(pageToWebSchema, value);
+  const m = readJsonMessage(pageToWebSchema, text);
   if (m instanceof ProtocolError) return m;
   if (m.t === 'input' && checkPageInput(m.events) === null) return new ProtocolError('bad-field', 'Field "events" of "input" must be input events a holder takes.');
   if (m.t === 'resize' && !(inSize(m.cols) && inSize(m.rows))) return new ProtocolError('bad-field', `Fields "cols" and "rows" of "resize" must be within 1 to ${PAGE_SIZE_MAX}.`);

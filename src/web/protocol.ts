@@ -6,7 +6,8 @@
 // side checks what it receives: the page with readWebMessage, the web process with
 // readPageMessage (src/web/inputCheck.ts).
 import { ProtocolError } from '../protocol/errors.js';
-import { defineSchema, validateFields, validateMessage, type MessageOf, type ShapeOf } from '../protocol/schema.js';
+import { readJsonMessage } from '../protocol/jsonWire.js';
+import { defineSchema, validateFields, type MessageOf, type ShapeOf } from '../protocol/schema.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
 
@@ -73,13 +74,7 @@ export type PageToWeb = MessageOf<typeof pageToWebSchema, { input: { events: Inp
 /** A text frame from the web process as its message, or why the page refuses it: the schema's
  * fields, every tab of a tab list, and a `viewing` that says its tab or null. Never quotes it. */
 export function readWebMessage(text: string): WebToPage | ProtocolError {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return new ProtocolError('malformed', 'The message is not JSON.');
-  }
-  const m = validateMessage(webToPageSchema, value);
+  const m = readJsonMessage(webToPageSchema, text);
   if (m instanceof ProtocolError) return m;
   if (m.t === 'tabs') {
     if (!Array.isArray(m.tabs)) return new ProtocolError('bad-field', 'Field "tabs" of "tabs" must be a list.');

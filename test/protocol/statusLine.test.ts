@@ -38,16 +38,18 @@ describe('the start status of the server and the web process', () => {
   });
 
   it('refuses a wrong type, an error without its sentence, a line of no kind, and what is not an object', () => {
-    const code = (line: string) => (parseStartStatus(line, 'serverReady') as ProtocolError).code;
-    expect(code('{"lost":"yes"}')).toBe('bad-field');
-    expect(code('{"error":"broken"}')).toBe('bad-field');
-    expect(code('{"error":{"code":"EACCES"}}')).toBe('bad-field');
-    expect(code('{"error":{"code":1,"message":"m"}}')).toBe('bad-field');
-    expect(code('{"started":true}')).toBe('unknown-type');
-    expect(code('{}')).toBe('unknown-type');
-    expect(code('null')).toBe('not-object');
-    expect(code('"ready"')).toBe('not-object');
-    expect(code('{"ready":')).toBe('malformed');
+    const refused: [line: string, code: string][] = [
+      ['{"lost":"yes"}', 'bad-field'],
+      ['{"error":"broken"}', 'bad-field'],
+      ['{"error":{"code":"EACCES"}}', 'bad-field'],
+      ['{"error":{"code":1,"message":"m"}}', 'bad-field'],
+      ['{"started":true}', 'unknown-type'],
+      ['{}', 'unknown-type'],
+      ['null', 'not-object'],
+      ['"ready"', 'not-object'],
+      ['{"ready":', 'malformed'],
+    ];
+    for (const [line, code] of refused) expect((parseStartStatus(line, 'serverReady') as ProtocolError).code, line).toBe(code);
   });
 });
 
@@ -61,13 +63,15 @@ describe("a holder's ready line", () => {
   });
 
   it('refuses a ready line without its pid, a missing ok, a wrong type, and what is not an object', () => {
-    const code = (line: string) => (parseHolderStatus(line) as ProtocolError).code;
-    expect(code('{"ok":true}')).toBe('bad-field');
-    expect(code('{"pid":10}')).toBe('bad-field');
-    expect(code('{"ok":"true","pid":10}')).toBe('bad-field');
-    expect(code('{"ok":true,"pid":10.5}')).toBe('bad-field');
-    expect(code('{"ok":false,"code":7}')).toBe('bad-field');
-    expect(code('[]')).toBe('not-object');
-    expect(code('ok')).toBe('malformed');
+    const refused: [line: string, code: string][] = [
+      ['{"ok":true}', 'bad-field'],
+      ['{"pid":10}', 'bad-field'],
+      ['{"ok":"true","pid":10}', 'bad-field'],
+      ['{"ok":true,"pid":10.5}', 'bad-field'],
+      ['{"ok":false,"code":7}', 'bad-field'],
+      ['[]', 'not-object'],
+      ['ok', 'malformed'],
+    ];
+    for (const [line, code] of refused) expect((parseHolderStatus(line) as ProtocolError).code, line).toBe(code);
   });
 });

@@ -35,7 +35,8 @@ describe('a request to the web process', () => {
     expect(codeOf(readWebRequest(request({ op: 1, key }), KEY))).toBe('bad-field');
     expect(codeOf(readWebRequest(request({ op: 'shutdown', key }), KEY))).toBe('unknown-type');
     expect(codeOf(readWebRequest(request({ op: 'toString', key }), KEY))).toBe('unknown-type');
-    expect(codeOf(readWebRequest('info', KEY))).toBe('not-object');
+    expect(codeOf(readWebRequest('info', KEY))).toBe('malformed');
+    expect(codeOf(readWebRequest('["info"]', KEY))).toBe('not-object');
   });
 
   it('is refused without quoting the token', () => {
@@ -60,7 +61,7 @@ describe("the web process's reply", () => {
     expect(codeOf(readWebReply(JSON.stringify({ ok: true, info: { ...INFO, tls: 'no' } })))).toBe('bad-field');
     expect(codeOf(readWebReply(JSON.stringify({ ok: true, info: { ...INFO, url: 5 } })))).toBe('bad-field');
     expect(codeOf(readWebReply(JSON.stringify({ info: INFO })))).toBe('bad-field');
-    expect(codeOf(readWebReply('{'))).toBe('not-object');
+    expect(codeOf(readWebReply('{'))).toBe('malformed');
   });
 });
 
