@@ -7,7 +7,9 @@ import { processState } from '../proc.js';
 import { writerLockPath } from '../store/layout.js';
 import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
-import { controlSchema, type ControlToClient, type ControlToServer, type ReplyError } from '../protocol/messages.js';
+import { controlSchema, type ControlToClient, type ControlToServer } from '../protocol/messages.js';
+import { ProtocolError } from '../protocol/errors.js';
+import { parseStartStatus } from '../protocol/statusLine.js';
 import { PeerMethods } from '../protocol/methods.js';
 import type { RequestArgs, RequestOp, RequestResult } from '../protocol/requests.js';
 import { readClientToken } from '../security.js';
@@ -216,12 +218,8 @@ export async function startServer(paths: Paths, profile: string, env: NodeJS.Pro
   if (ready.t === 'timeout') throw new ServerError('start-timeout', 'The a1 server did not start in time.');
   if (ready.t === 'error') throw new ServerError('start-failed', 'The a1 server could not be started.');
   if (ready.t === 'end') return { started: false };
-  let msg: { ready?: boolean; lost?: boolean; error?: ReplyError };
-  try {
-    msg = JSON.parse(ready.line);
-  } catch {
-    throw new ServerError('start-failed', 'The a1 server sent an unreadable status.');
-  }
-  if (msg.error) throw new ServerError(msg.error.code, msg.error.message);
-  return { started: !!msg.ready };
+  const status = parseStartStatus(ready.line, 'serverReady');
+  if (status instanceof ProtocolError) throw new ServerError('start-failed', 'The a1 server sent an unreadable status.');
+  if (status.kind === 'failed') throw new ServerError(status.error.code, status.error.message);
+  return { started: status.kind === 'ready' };
 }

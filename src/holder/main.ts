@@ -2,15 +2,14 @@
 // credentials) on an inherited pipe, fd 3, which is closed once the holder is ready.
 import net from 'node:net';
 import { Holder } from './holder.js';
-import type { HolderInit } from '../protocol/holderInit.js';
+import { MAX_INIT_BYTES, parseHolderInit, type HolderInit } from '../protocol/holderInit.js';
+import { ProtocolError } from '../protocol/errors.js';
+import { statusLine } from '../protocol/statusLine.js';
 import { createLogger, errorCode } from '../log.js';
 import { crashDirBesideLogs } from '../paths.js';
 import { installCrashHandlers, recordUnrequestedExits } from '../diag/crashHandlers.js';
 import { startWatchdog, watchdogLimitsFromEnv } from '../diag/watchdog.js';
 import { installTestFaults, terminateIOFor } from '../diag/testFaults.js';
-
-/** The init message is small; anything larger is not from our server. */
-const MAX_INIT_BYTES = 1024 * 1024;
 
 export async function holderMain(): Promise<void> {
   process.umask(0o077);
@@ -33,28 +32,33 @@ export async function holderMain(): Promise<void> {
   const holder = new Holder({ init, log, onDone: (code) => process.exit(code), terminateIO: terminateIOFor(process.env), onTick: () => watchdog.tick() });
   try {
     const ready = await holder.start();
-    pipe.end(JSON.stringify({ ok: true, ...ready }) + '\n');
+    pipe.end(statusLine({ ok: true, ...ready }));
   } catch (err) {
     log.error('start-failed', { code: errorCode(err) });
-    pipe.end(JSON.stringify({ ok: false, code: errorCode(err) }) + '\n');
+    pipe.end(statusLine({ ok: false, code: errorCode(err) }));
     process.exit(1);
   }
 }
 
-function readInit(pipe: net.Socket): Promise<HolderInit & { logDir: string }> {
+/** The server's init line, validated; an init that is not one is refused on the pipe (its code
+ * only: the line carries keys) and ends this holder. */
+function readInit(pipe: net.Socket): Promise<HolderInit> {
   return new Promise((resolve, reject) => {
     let buf = '';
     const onData = (chunk: Buffer) => {
       buf += chunk.toString('utf8');
-      if (buf.length > MAX_INIT_BYTES) return reject(new Error('init too large'));
+      if (buf.length > MAX_INIT_BYTES) return refuse(new ProtocolError('oversize', 'The holder init is too large.'));
       const nl = buf.indexOf('\n');
       if (nl < 0) return;
       pipe.off('data', onData);
-      try {
-        resolve(JSON.parse(buf.slice(0, nl)));
-      } catch (err) {
-        reject(err);
-      }
+      const init = parseHolderInit(buf.slice(0, nl));
+      if (init instanceof ProtocolError) return refuse(init);
+      resolve(init);
+    };
+    const refuse = (err: ProtocolError) => {
+      pipe.off('data', onData);
+      pipe.once('close', () => process.exit(1));
+      pipe.end(statusLine({ ok: false, code: `init-${err.code}` }));
     };
     pipe.on('data', onData);
     pipe.once('end', () => reject(new Error('init pipe closed')));

@@ -55,6 +55,10 @@ export type MessageOf<S extends Schema, Refine = {}> = {
   >;
 }[keyof S & string];
 
+/** The fields of one shape of a schema without `t` (see validateFields), with `Refine`'s richer
+ * types for what the schema can only call `object`, `any` or `string`. */
+export type ShapeOf<F, Refine = {}> = Flat<Omit<FieldsOf<F>, keyof Refine> & Refine>;
+
 /**
  * For the default of an exhaustive `switch (m.t)`: `m` is `never` when every type is handled, so
  * a type added to the schema and not handled is a compile error. At run time it does nothing: a
@@ -116,6 +120,24 @@ export function validateMessage(schema: Schema, value: unknown): Message | Proto
   if (typeof type !== 'string') return new ProtocolError('bad-field', 'A message must have a string field "t".');
   const fields = compile(schema).get(type);
   if (!fields) return new ProtocolError('unknown-type', 'The message type is unknown.');
+  const bad = badField(fields, type, value);
+  return bad ?? (value as Message);
+}
+
+/**
+ * The value as the fields `type` declares, for a wire whose lines carry no `t` because the reader
+ * knows which shape comes (a start-up pipe's one line, a process's init, one request and its
+ * reply): those wires keep the form older peers write. Never throws.
+ */
+export function validateFields<S extends Schema, T extends keyof S & string>(schema: S, type: T, value: unknown): FieldsOf<S[T]> | ProtocolError {
+  if (!isPlainObject(value)) return new ProtocolError('not-object', 'A message must be a plain object.');
+  const fields = compile(schema).get(type);
+  if (!fields) throw new Error(`Shape "${type}" is not declared.`);
+  const bad = badField(fields, type, value);
+  return bad ?? (value as FieldsOf<S[T]>);
+}
+
+function badField(fields: readonly CompiledField[], type: string, value: Record<string, unknown>): ProtocolError | null {
   for (const field of fields) {
     const v = value[field.name];
     if (field.optional && (v === undefined || v === null)) continue;
@@ -123,7 +145,7 @@ export function validateMessage(schema: Schema, value: unknown): Message | Proto
       return new ProtocolError('bad-field', `Field "${field.name}" of "${type}" must be ${field.spec}.`);
     }
   }
-  return value as Message;
+  return null;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

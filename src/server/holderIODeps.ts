@@ -1,6 +1,7 @@
 // What holder IO is given by the server, and the init a spawned holder receives from it
 // (HolderInit, SPEC §4): keys derived per tab and incarnation, paths, and the config's limits.
 import type { Paths } from '../paths.js';
+import type { HolderInit } from '../protocol/holderInit.js';
 import { shimDirOf } from '../paths.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -53,7 +54,7 @@ export interface SpawnPlan {
 }
 
 /** The init of the holder of `tabId`'s incarnation `inc`, which runs `plan`. */
-export function holderInitOf(d: HolderIODeps, holderKey: Buffer, tabId: string, inc: string, plan: SpawnPlan) {
+export function holderInitOf(d: HolderIODeps, holderKey: Buffer, tabId: string, inc: string, plan: SpawnPlan): HolderInit {
   return {
     tabId,
     holderInc: inc,

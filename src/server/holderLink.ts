@@ -5,6 +5,8 @@ import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
 import { holderSchema, type FromHolder, type HolderState, type ToHolder } from '../protocol/messages.js';
 import type { HolderInit } from '../protocol/holderInit.js';
+import { ProtocolError } from '../protocol/errors.js';
+import { parseHolderStatus } from '../protocol/statusLine.js';
 
 /** A holder has this long to create its PTY and report ready (SPEC §10: creation has a deadline). */
 export const HOLDER_START_DEADLINE_MS = 10_000;
@@ -20,7 +22,7 @@ export interface SpawnedHolder {
 
 export interface HolderSpawnSpec {
   entry: string;
-  init: HolderInit & { logDir: string };
+  init: HolderInit;
   env: NodeJS.ProcessEnv;
 }
 
@@ -44,9 +46,10 @@ export async function spawnHolder(spec: HolderSpawnSpec): Promise<SpawnedHolder>
   if (ready.t === 'error') throw ready.err;
   if (ready.t === 'timeout') throw Object.assign(new Error('The holder did not start in time.'), { code: 'holder-timeout' });
   if (ready.t === 'end') throw Object.assign(new Error('The holder exited before it was ready.'), { code: 'holder-died' });
-  const reply = JSON.parse(ready.line) as { ok: boolean; pid?: number; childPid?: number | null; code?: string };
-  if (reply.ok && typeof reply.pid === 'number') return { pid: reply.pid, childPid: reply.childPid ?? null };
-  throw Object.assign(new Error('The holder failed to start.'), { code: reply.code ?? 'holder-failed' });
+  const reply = parseHolderStatus(ready.line);
+  if (reply instanceof ProtocolError) throw Object.assign(new Error('The holder sent an unreadable ready line.'), { code: 'holder-unreadable' });
+  if ('failed' in reply) throw Object.assign(new Error('The holder failed to start.'), { code: reply.failed });
+  return reply;
 }
 
 /** A holder's connection, as the server sees it. */

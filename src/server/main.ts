@@ -9,6 +9,7 @@ import { procStartTime, bootId } from '../proc.js';
 import { Registry } from '../store/registry.js';
 import { Server } from './server.js';
 import { openStatusPipe } from '../spawnReady.js';
+import { statusLine, type ServerStatusLine } from '../protocol/statusLine.js';
 import { leaseAtStart } from './ownerCheck.js';
 import { crashPoint, CRASH_AT_ENV } from '../crashPoints.js';
 import { createLogger, errorCode, pruneLogs } from '../log.js';
@@ -21,10 +22,10 @@ import { CRASH_EXIT_CODE, pruneCrashRecords } from '../diag/crashRecord.js';
 export async function serverMain(profile: string | undefined): Promise<void> {
   process.umask(0o077);
   const status = openStatusPipe();
-  const report = (msg: object) => {
+  const report = (msg: ServerStatusLine) => {
     if (!status) return;
     try {
-      status.end(JSON.stringify(msg) + '\n');
+      status.end(statusLine(msg));
     } catch {
       // The launching client is gone; nothing to tell.
     }

@@ -1,12 +1,18 @@
-// A page's input, checked before it reaches a holder (issue 20): a holder trusts the shape of
-// what an admitted client sends, and a browser page is the one client a1 does not write itself.
-// Only what the page sends is let through: text, named keys, pastes and unparsed sequences, each
-// with the fields its type has. Pure.
+// A page's messages, checked before the web process acts on them (issue 20): a holder trusts the
+// shape of what an admitted client sends, and a browser page is the one client a1 does not write
+// itself. Only what the page sends is let through: the page wire's messages (src/web/protocol.ts),
+// and as input text, named keys, pastes and unparsed sequences, each with the fields its type
+// has. Pure.
 import type { InputEvent, KeyName, Mods } from '../input/events.js';
 import { KITTY_ONLY_KEYS } from '../input/kittyKeys.js';
+import { ProtocolError } from '../protocol/errors.js';
+import { readJsonMessage } from '../protocol/jsonWire.js';
+import { pageToWebSchema, type PageToWeb } from './protocol.js';
 
 /** More than a page sends in one message (a paste is one event). */
 const EVENTS_MAX = 1024;
+/** The largest grid a page may ask a tab to fit: beyond any screen, and the holder's bound too. */
+export const PAGE_SIZE_MAX = 1000;
 
 const LEGACY_KEYS: readonly KeyName[] = [
   'enter', 'tab', 'backspace', 'escape', 'space', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown',
@@ -52,4 +58,19 @@ function validEvent(e: unknown): e is InputEvent {
 export function checkPageInput(events: unknown): InputEvent[] | null {
   if (!Array.isArray(events) || events.length === 0 || events.length > EVENTS_MAX) return null;
   return events.every(validEvent) ? (events as InputEvent[]) : null;
+}
+
+/** A text frame from a page as its message, or why the web process refuses it: the schema's
+ * fields, input events a holder takes, and a size within bounds. Never quotes the frame (it may
+ * carry what the person typed). */
+export function readPageMessage(text: string): PageToWeb | ProtocolError {
+  const m = readJsonMessage(pageToWebSchema, text);
+  if (m instanceof ProtocolError) return m;
+  if (m.t === 'input' && checkPageInput(m.events) === null) return new ProtocolError('bad-field', 'Field "events" of "input" must be input events a holder takes.');
+  if (m.t === 'resize' && !(inSize(m.cols) && inSize(m.rows))) return new ProtocolError('bad-field', `Fields "cols" and "rows" of "resize" must be within 1 to ${PAGE_SIZE_MAX}.`);
+  return m as PageToWeb;
+}
+
+function inSize(n: unknown): boolean {
+  return typeof n === 'number' && n >= 1 && n <= PAGE_SIZE_MAX;
 }

@@ -18,6 +18,7 @@ import { askWeb, serveWebControl, webSocketPath, type WebInfo, type WebOp } from
 import { startWebServer, type WebServer } from './httpServer.js';
 import { PageLink } from './pageLink.js';
 import { openStatusPipe } from '../spawnReady.js';
+import { statusLine, type WebStatusLine } from '../protocol/statusLine.js';
 import { WS_CLOSE } from './protocol.js';
 
 /** How often idle sessions and unused tokens are dropped. */
@@ -68,9 +69,9 @@ export function pageOrigin(bind: string, port: number, tls: boolean): string {
 export async function webMain(argv: readonly string[]): Promise<void> {
   process.umask(0o077);
   const status = openStatusPipe();
-  const report = (msg: object) => {
+  const report = (msg: WebStatusLine) => {
     try {
-      status?.end(JSON.stringify(msg) + '\n');
+      status?.end(statusLine(msg));
     } catch {
       // The launching command is gone.
     }
@@ -164,7 +165,7 @@ export async function webMain(argv: readonly string[]): Promise<void> {
   };
   try {
     fs.rmSync(webSocketPath(paths), { force: true });
-    control = await serveWebControl(paths, answer);
+    control = await serveWebControl(paths, answer, log);
   } catch (err) {
     web.close();
     report({ error: { code: errorCode(err), message: `Cannot open the web process's socket: ${(err as Error).message}` } });

@@ -14,8 +14,10 @@ import type { Paths } from '../paths.js';
 import type { Logger } from '../log.js';
 import type { SurfacePatch } from '../surface/types.js';
 import { SurfaceModel } from './surfaceModel.js';
-import { checkPageInput } from './inputCheck.js';
-import { WS_CLOSE, type PageToWeb, type WebControl, type WebTab, type WebToPage } from './protocol.js';
+import { readPageMessage } from './inputCheck.js';
+import { ProtocolError } from '../protocol/errors.js';
+import { unhandled } from '../protocol/schema.js';
+import { WS_CLOSE, type WebControl, type WebTab, type WebToPage } from './protocol.js';
 
 /** A page whose socket holds more than this unsent is behind: it gets no more patches until it
  * drains, then the whole surface (the terminal client's bound, src/server/clientHub.ts). */
@@ -28,7 +30,6 @@ const ANNOUNCED_SIZE = { cols: 120, rows: 40 };
 const REBIND_RETRY_MS = 300;
 /** The largest message a page may send (a paste is bounded by the holder too). */
 export const PAGE_MESSAGE_MAX_BYTES = 1 << 20;
-const SIZE_MAX = 1000;
 /** Messages kept from a page while its link connects (a view and a few keys). */
 const EARLY_MESSAGES_MAX = 64;
 
@@ -130,34 +131,26 @@ export class PageLink {
     for (const text of early) this.onMessage(text);
   }
 
-  /** One message from the page (already size-checked); anything malformed is ignored. */
+  /** One message from the page (already size-checked); one that is not a page message is refused,
+   * logged by its code only (it may carry what the person typed). */
   onMessage(text: string): void {
     if (this.early) {
       if (this.early.length < EARLY_MESSAGES_MAX) this.early.push(text);
       return;
     }
-    let m: PageToWeb;
-    try {
-      m = JSON.parse(text) as PageToWeb;
-    } catch {
-      return;
-    }
-    if (!m || typeof m !== 'object') return;
+    const m = readPageMessage(text);
+    if (m instanceof ProtocolError) return this.d.log.warn('page-message-refused', { code: m.code });
     switch (m.t) {
       case 'view':
-        if (typeof m.tabId === 'string') void this.viewTab(m.tabId);
-        return;
+        return void this.viewTab(m.tabId);
       case 'claim':
         return void this.claim();
-      case 'input': {
-        const events = checkPageInput(m.events);
-        if (events && this.view) this.view.input(events, m.scripted === true);
-        return;
-      }
+      case 'input':
+        return this.view?.input(m.events, m.scripted === true);
       case 'resize':
         return this.resize(m.cols, m.rows);
       default:
-        return;
+        return unhandled(m);
     }
   }
 
@@ -236,9 +229,8 @@ export class PageLink {
   }
 
   /** Only a controlling page that asked: the holder admits a resize only from its controller. */
-  private resize(cols: unknown, rows: unknown): void {
-    const ok = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= SIZE_MAX;
-    if (!this.view || !ok(cols) || !ok(rows)) return;
+  private resize(cols: number, rows: number): void {
+    if (!this.view) return;
     if (!this.view.isController) return this.send({ t: 'notice', text: READ_ONLY_NOTICE });
     this.view.resize(cols, rows);
   }

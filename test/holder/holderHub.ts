@@ -54,6 +54,7 @@ export function makeHub(cleanups: Cleanups, opts: HubOptions = {}) {
     inputQueueBytes: 1024 * 1024,
     resume: null,
     recoveryDir: path.join(dir, 'recovery'),
+    logDir: path.join(dir, 'logs'),
     bridgeKey: key('bridge').toString('base64'),
     bridgeSocketPath: path.join(dir, 'b.sock'),
     agentKind: opts.agentKind ?? null,

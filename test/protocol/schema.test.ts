@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import fc from 'fast-check';
 import { propertyRuns } from '../helpers/runs.js';
 import { ProtocolError, PROTOCOL_ERROR_CODES } from '../../src/protocol/errors.js';
-import { defineSchema, mergeSchemas, validateMessage, type FieldSpec, type Schema } from '../../src/protocol/schema.js';
+import { defineSchema, mergeSchemas, validateFields, validateMessage, type FieldSpec, type Schema } from '../../src/protocol/schema.js';
 
 const schema = defineSchema({
   all: { s: 'string', n: 'number', i: 'int', b: 'boolean', y: 'bytes', a: 'any', l: 'string[]', o: 'object' },
@@ -105,6 +105,30 @@ describe('validateMessage', () => {
       }),
       { numRuns: propertyRuns(2000) },
     );
+  });
+});
+
+describe('validateFields (wires whose lines carry no t)', () => {
+  const { t: _t, ...fields } = valid;
+
+  it('checks the fields of the named shape, with or without a t, and returns the value unchanged', () => {
+    expect(validateFields(schema, 'all', fields)).toBe(fields);
+    expect(validateFields(schema, 'all', valid)).toBe(valid);
+    expect(codeOf(validateFields(schema, 'opt', {}))).toBeNull();
+  });
+
+  it('refuses a missing field, a wrong type and what is not a plain object, as validateMessage does', () => {
+    const { s: _s, ...withoutS } = fields;
+    expect(codeOf(validateFields(schema, 'all', withoutS))).toBe('bad-field');
+    expect(codeOf(validateFields(schema, 'all', { ...fields, i: 1.5 }))).toBe('bad-field');
+    expect(codeOf(validateFields(schema, 'opt', { o: [1] }))).toBe('bad-field');
+    for (const v of [null, undefined, 'x', [fields], new Date(0)]) expect(codeOf(validateFields(schema, 'all', v))).toBe('not-object');
+  });
+
+  it('types its result from the shape; a shape the schema does not declare is a programming error', () => {
+    const opt = validateFields(schema, 'opt', {});
+    expectTypeOf(opt).toEqualTypeOf<{ s?: string | null; i?: number | null; o?: Record<string, unknown> | null } | ProtocolError>();
+    expect(() => validateFields(schema as Schema, 'none', {})).toThrow(/not declared/);
   });
 });
 

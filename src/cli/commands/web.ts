@@ -7,6 +7,8 @@ import { ServerClient, withoutTabMarkers } from '../../client/serverClient.js';
 import { spawnReady } from '../../spawnReady.js';
 import { askWeb, type WebInfo } from '../../web/control.js';
 import { isLoopback } from '../../web/gate.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import { parseStartStatus } from '../../protocol/statusLine.js';
 import { command } from './entry.js';
 import { setup, UserError, type Common } from './shared.js';
 
@@ -87,8 +89,9 @@ async function web(given: WebArgs): Promise<number> {
     const ready = await spawnReady(args, { env: withoutTabMarkers(process.env), timeoutMs: WEB_START_TIMEOUT_MS });
     if (ready.t !== 'line' && ready.t !== 'end') throw new UserError('a1 web did not start in time.');
     if (ready.t === 'line') {
-      const msg = JSON.parse(ready.line) as { ready?: boolean; lost?: boolean; error?: { message: string } };
-      if (msg.error) throw new UserError(msg.error.message);
+      const status = parseStartStatus(ready.line, 'webReady');
+      if (status instanceof ProtocolError) throw new UserError('a1 web sent an unreadable status; run "a1 web --stop", then try again.');
+      if (status.kind === 'failed') throw new UserError(status.error.message);
     }
   }
   info = await askWeb(paths, 'mint');

@@ -2,7 +2,8 @@
 // fed over one WebSocket by the a1 web process (src/web/protocol.ts). It types into a tab only
 // while it controls it, and resizes the tab only when the person asks to fit it to this screen.
 import type { InputEvent } from '../../input/events.js';
-import { WS_CLOSE, WS_PATH, type PageToWeb, type WebControl, type WebTab, type WebToPage } from '../protocol.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import { WS_CLOSE, WS_PATH, readWebMessage, type PageToWeb, type WebControl, type WebTab, type WebToPage } from '../protocol.js';
 import { QUICK_KEYS, QUICK_KEY_LABELS, composeEvents, keysToEvents, quickKeyEvents } from './keys.js';
 import { backoffMs } from './layout.js';
 import { ENDED_TEXT, controlOfViewed, el, pageState, state } from './model.js';
@@ -48,12 +49,9 @@ function connect(): void {
   };
   socket.onmessage = (ev) => {
     if (typeof ev.data !== 'string') return;
-    let msg: WebToPage;
-    try {
-      msg = JSON.parse(ev.data) as WebToPage;
-    } catch {
-      return;
-    }
+    const msg = readWebMessage(ev.data);
+    // Never the message itself: it may carry the terminal's text.
+    if (msg instanceof ProtocolError) return console.warn(`a1 web: refused a message from the web process (${msg.code}): ${msg.message}`);
     receive(msg);
   };
   socket.onclose = (ev) => {
