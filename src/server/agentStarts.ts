@@ -58,7 +58,7 @@ export class AgentStarts {
   expiredResumes(rows: TabRow[]): string[] {
     const claims = rows.map((r) => ({ id: r.id, sessionId: r.sessionId }));
     return rows
-      .filter((r) => r.lifecycle === 'suspended' && r.desired === 'running' && r.sessionId && this.spec(r.kind)?.resume)
+      .filter((r) => r.lifecycle === 'asleep' && r.desired === 'running' && r.sessionId && this.spec(r.kind)?.resume)
       .filter((r) => {
         const verdict = this.verdict(r.id, claims);
         return !verdict.ok && verdict.reason === 'expired';

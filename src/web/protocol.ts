@@ -12,10 +12,10 @@ export type WebAttention = 'needs-input' | 'done' | 'error' | null;
 export interface WebTab {
   id: string;
   name: string;
-  /** The chip glyph's name (src/status/glyphs.ts GLYPHS: none, working, needsInput, …). */
+  /** The chip glyph's name (src/status/glyphs.ts GLYPHS: none, working, needs-input, …). */
   glyph: string;
   attention: WebAttention;
-  /** running, exited, failed, suspended, … */
+  /** src/tabLifecycle.ts LIFECYCLES: running, exited, failed, asleep, … */
   lifecycle: string;
   /** 'shell', or the agent kind. */
   kind: string;
