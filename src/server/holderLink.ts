@@ -5,6 +5,7 @@ import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
 import { holderSchema, type FromHolder, type HolderState, type ToHolder } from '../protocol/messages.js';
 import type { HolderInit } from '../protocol/holderInit.js';
+import { currentHolderState } from '../protocol/olderNames.js';
 
 /** A holder has this long to create its PTY and report ready (SPEC §10: creation has a deadline). */
 export const HOLDER_START_DEADLINE_MS = 10_000;
@@ -87,7 +88,7 @@ export function firstState(conn: HolderConnection, timeoutMs = HOLDER_CONNECT_TI
     const offMessage = conn.onMessage((m) => {
       if (m.t !== 'state') return;
       settle();
-      resolve(m.state);
+      resolve(currentHolderState(m.state));
     });
     const offClose = conn.onClose(() => {
       settle();
