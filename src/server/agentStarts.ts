@@ -53,7 +53,7 @@ export class AgentStarts {
     return argv ? { record: verdict.record, argv } : null;
   }
 
-  /** Suspended tabs that want to run but whose agent session's record expired (SPEC §9): the core
+  /** Sleeping tabs that want to run but whose agent session's record expired (SPEC §9): the core
    * moves them to history instead of starting them. */
   expiredResumes(rows: TabRow[]): string[] {
     const claims = rows.map((r) => ({ id: r.id, sessionId: r.sessionId }));
