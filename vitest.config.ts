@@ -24,6 +24,7 @@ const OWN_PROCESS = [
   'test/profileDirsUmask.test.ts',
   'test/security.test.ts',
   'test/server/holderProcesses.test.ts',
+  'test/store/asleepCrash.test.ts',
   'test/store/lease.test.ts',
   'test/store/registry.test.ts',
 ];

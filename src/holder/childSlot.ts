@@ -6,11 +6,12 @@ import type { HolderState } from '../protocol/messages.js';
 import type { InterruptKey } from '../lifecycle/restart.js';
 import type { ChildProcess } from './childProcess.js';
 import type { PtyWriter } from './ptyWriter.js';
-import { INITIAL_SUPERVISOR, type Lifecycle, type SupervisorState } from './supervisor.js';
+import { INITIAL_SUPERVISOR, type SupervisorState } from './supervisor.js';
+import type { HolderLifecycle } from '../tabLifecycle.js';
 
 /** What readers may see of the child; only SupervisedChild holds the ChildSlot itself. */
 export interface ChildView {
-  readonly lifecycle: Lifecycle;
+  readonly lifecycle: HolderLifecycle;
   /** The tab is closing: nothing starts again and nothing waits for a child. */
   readonly terminating: boolean;
   /** The running child's input; null while none runs. */
@@ -44,7 +45,7 @@ export class ChildSlot implements ChildView {
    * (Date.now()): the exit policy's facts for a death by that key's signal. */
   interruptKeyAt: Partial<Record<InterruptKey, number>> = {};
 
-  get lifecycle(): Lifecycle {
+  get lifecycle(): HolderLifecycle {
     return this.sup.lifecycle;
   }
 

@@ -2,12 +2,10 @@
 // restart request, a heartbeat silence or a close does to the tab's lifecycle. Pure: the holder
 // feeds events with the clock's reading and carries out the effects it gets back.
 import { decideAfterExit } from '../lifecycle/restart.js';
-import type { HolderState } from '../protocol/messages.js';
-
-export type Lifecycle = HolderState['lifecycle'];
+import type { HolderLifecycle } from '../tabLifecycle.js';
 
 export interface SupervisorState {
-  lifecycle: Lifecycle;
+  lifecycle: HolderLifecycle;
   /** Crash times inside the restart window (SPEC §15). */
   crashTimes: number[];
   /** The child is being killed to be started again (unresponsive, or a restart on request). */

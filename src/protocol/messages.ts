@@ -5,6 +5,7 @@ import { defineSchema, type MessageOf } from './schema.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
 import type { HistoryPage, SearchResult } from './history.js';
+import type { HolderLifecycle } from '../tabLifecycle.js';
 
 /** Control plane: client ⇄ server. */
 export const controlSchema = defineSchema({
@@ -110,7 +111,7 @@ export interface HolderState {
   childPid: number | null;
   childStart: string | null;
   childInc: string | null;
-  lifecycle: 'starting' | 'running' | 'exited' | 'failed';
+  lifecycle: HolderLifecycle;
   exit: { code: number | null; signal: number | null } | null;
   cols: number;
   rows: number;

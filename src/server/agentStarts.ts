@@ -53,12 +53,12 @@ export class AgentStarts {
     return argv ? { record: verdict.record, argv } : null;
   }
 
-  /** Suspended tabs that want to run but whose agent session's record expired (SPEC §9): the core
+  /** Sleeping tabs that want to run but whose agent session's record expired (SPEC §9): the core
    * moves them to history instead of starting them. */
   expiredResumes(rows: TabRow[]): string[] {
     const claims = rows.map((r) => ({ id: r.id, sessionId: r.sessionId }));
     return rows
-      .filter((r) => r.lifecycle === 'suspended' && r.desired === 'running' && r.sessionId && this.spec(r.kind)?.resume)
+      .filter((r) => r.lifecycle === 'asleep' && r.desired === 'running' && r.sessionId && this.spec(r.kind)?.resume)
       .filter((r) => {
         const verdict = this.verdict(r.id, claims);
         return !verdict.ok && verdict.reason === 'expired';

@@ -7,6 +7,7 @@
 // (titles, glyphs, busy), and the links. Everything it holds (links, connections being verified,
 // retry pauses) is released by one dispose.
 import { setTimeout as delay } from 'node:timers/promises';
+import { currentHolderState } from '../protocol/olderNames.js';
 import { unhandled } from '../protocol/schema.js';
 import type { HolderState, ToHolder } from '../protocol/messages.js';
 import { errorCode } from '../log.js';
@@ -331,10 +332,12 @@ export class HolderIO implements Disposable {
     conn.onMessage((m) => {
       if (p.link?.conn !== conn) return;
       switch (m.t) {
-        case 'state':
-          p.state = m.state;
-          this.book.noteChild(tabId, { pid: m.state.childPid, startTime: m.state.childStart });
-          return this.feed({ t: 'holderState', tabId, inc, report: reportOf(m.state) });
+        case 'state': {
+          const state = currentHolderState(m.state);
+          p.state = state;
+          this.book.noteChild(tabId, { pid: state.childPid, startTime: state.childStart });
+          return this.feed({ t: 'holderState', tabId, inc, report: reportOf(state) });
+        }
         case 'controllerSet':
           return this.feed({ t: 'controllerAck', tabId, inc, rev: m.rev });
         case 'pong':

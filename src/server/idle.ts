@@ -50,7 +50,7 @@ export function idleSuspendStep(previous: ReadonlyMap<string, number>, tabs: rea
   return { quietSince, suspend };
 }
 
-/** Lifecycles of a tab whose processes run or are being started; suspended (asleep), exited and
+/** Lifecycles of a tab whose processes run or are being started; asleep, exited and
  * failed tabs keep no server busy. */
 export function isRunningLifecycle(lifecycle: string): boolean {
   return lifecycle === 'running' || lifecycle === 'starting';

@@ -301,7 +301,7 @@ export class Server {
     if (fx.origin === 'quit' && !this.agents.spec(tab.spec.kind)?.resume) return;
     // A wake (the live capture of a tab that sleeps) continues the authority the tab's records
     // give; it never grants one they do not: the validator decides this resume too (SPEC §9).
-    if (fx.origin === 'live' && tab.lifecycle === 'suspended' && !this.agents.resumeAuthority(tab, Object.values(this.state.tabs))) {
+    if (fx.origin === 'live' && tab.lifecycle === 'asleep' && !this.agents.resumeAuthority(tab, Object.values(this.state.tabs))) {
       this.d.log.info('resume-refused', { tab: tab.id, reason: 'wake' });
       return;
     }

@@ -2,7 +2,7 @@
 // status to a Glyph; this module only says how each one looks.
 
 export const GLYPHS = [
-  'none', 'working', 'needsInput', 'done', 'error', 'starting', 'suspended', 'unresponsive', 'stalled',
+  'none', 'working', 'needs-input', 'done', 'error', 'starting', 'asleep', 'unresponsive', 'stalled',
 ] as const;
 export type Glyph = (typeof GLYPHS)[number];
 
@@ -18,12 +18,12 @@ export const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', 
 export const GLYPH_FRAMES: Readonly<Record<Glyph, readonly string[]>> = {
   none: [],
   working: SPINNER_FRAMES,
-  needsInput: ['?'],
+  'needs-input': ['?'],
   done: ['✓'],
   error: ['✗'],
   // Starting spins like working; the strip component dims it.
   starting: SPINNER_FRAMES,
-  suspended: ['◌'],
+  asleep: ['◌'],
   unresponsive: ['!'],
   stalled: ['⧗'],
 };

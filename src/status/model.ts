@@ -4,9 +4,9 @@
 //
 // Rules, one per line:
 // - A process fact overrides the agent: starting → dim spinner, exited (0) → none, crashed/failed → ✗,
-//   suspended → ◌. `starting` (or `running` after the child was gone) begins a new incarnation and
+//   asleep → ◌. `starting` (or `running` after the child was gone) begins a new incarnation and
 //   forgets everything the old one reported.
-// - Reports while the child is exited, crashed, failed or suspended are dropped: they can only come
+// - Reports while the child is exited, crashed, failed or asleep are dropped: they can only come
 //   from an incarnation that has ended.
 // - A tab whose current incarnation never reported shows process-level states only (running = none).
 // - working → spinner; needs-input → ?; error (the turn failed) → ✗; idle → none.
@@ -33,7 +33,7 @@ import { DIALOG_OPENED, answerKey, type AgentKeyRules, type DialogState } from '
 /** SPEC §10: a child that reports over the bridge and misses heartbeats this long is unresponsive. */
 export const UNRESPONSIVE_AFTER_MS = 30_000;
 
-export type ProcessFact = 'starting' | 'running' | 'exited' | 'crashed' | 'failed' | 'suspended';
+export type ProcessFact = 'starting' | 'running' | 'exited' | 'crashed' | 'failed' | 'asleep';
 /** The agent's own state, as far as the bridge and admitted keys tell it. */
 export type AgentPhase = 'idle' | 'working' | 'needs-input' | 'done' | 'error';
 
@@ -169,8 +169,8 @@ export function glyphOf(s: StatusState, clock: GlyphClock): Glyph {
     case 'crashed':
     case 'failed':
       return 'error';
-    case 'suspended':
-      return 'suspended';
+    case 'asleep':
+      return 'asleep';
     case 'running':
       break;
   }
@@ -181,7 +181,7 @@ export function glyphOf(s: StatusState, clock: GlyphClock): Glyph {
     case 'working':
       return clock.now - s.progressAt >= clock.stallMs ? 'stalled' : 'working';
     case 'needs-input':
-      return 'needsInput';
+      return 'needs-input';
     case 'done':
       return 'done';
     case 'error':
@@ -193,7 +193,7 @@ export function glyphOf(s: StatusState, clock: GlyphClock): Glyph {
 
 /** Glyphs of a tab whose close would stop work or drop a question: Alt+W asks first (SPEC §8). */
 export function isBusyGlyph(glyph: string | undefined): boolean {
-  return glyph === 'working' || glyph === 'needsInput' || glyph === 'stalled';
+  return glyph === 'working' || glyph === 'needs-input' || glyph === 'stalled';
 }
 
 /** Why a tab wants its user, as `a1 tabs --json` says it: it asks (`?`), it finished unseen (`✓`),
@@ -202,7 +202,7 @@ export type Attention = 'needs-input' | 'done' | 'error';
 
 export function attentionOf(glyph: string | undefined): Attention | null {
   switch (glyph) {
-    case 'needsInput':
+    case 'needs-input':
       return 'needs-input';
     case 'done':
       return 'done';

@@ -2,7 +2,7 @@
 // declared once. Version 1; a change that removes or renames a field, or changes a field's
 // meaning, raises SCRIPT_SCHEMA_VERSION (adding a field does not). Every state is a word of
 // src/status/vocabulary.ts. The README's "Scripting" section documents the same shapes.
-import { attentionWord, glyphWord, tabStateWord, type AttentionWord, type GlyphWord } from './vocabulary.js';
+import { attentionWord, glyphWord, type AttentionWord, type GlyphWord } from './vocabulary.js';
 
 export const SCRIPT_SCHEMA_VERSION = 1;
 
@@ -63,7 +63,7 @@ export interface ScriptSessions {
   sessions: ScriptSession[];
 }
 
-/** The facts a tab's row is made of, in the internal names the server and registry use. */
+/** The facts a tab's row is made of, as the server and registry say them. */
 export interface TabFacts {
   id: string;
   name: string;
@@ -76,7 +76,7 @@ export interface TabFacts {
   title?: string;
   exit?: { code: number | null; signal: number | null } | null;
   agent: { kind: string; state: string | null; sessionId: string | null } | null;
-  /** The internal glyph name (src/status/glyphs.ts), null or absent when unknown. */
+  /** The glyph (src/status/glyphs.ts), null or absent when unknown. */
   glyph?: string | null;
 }
 
@@ -85,7 +85,7 @@ const LIFECYCLE_GLYPH: Readonly<Record<string, GlyphWord>> = { starting: 'starti
 
 /** A tab's row at its 1-based position. */
 export function scriptTab(f: TabFacts, position: number): ScriptTab {
-  const status = tabStateWord(f.lifecycle);
+  const status = f.lifecycle;
   return {
     id: f.id,
     name: f.name,

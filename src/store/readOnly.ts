@@ -8,7 +8,7 @@ import { RegistryUnreadableError } from './errors.js';
 import { registryPath } from './layout.js';
 import { readCounter, readMeta, readTabs } from './queries.js';
 import { readHistory, readResumeRecords, type HistoryEntry, type ResumeRecord } from './records.js';
-import { META, schemaVersionOf, WRITER_LEASE_NAME } from './schema.js';
+import { ASLEEP_SCHEMA_VERSION, META, schemaVersionOf, SUSPENDED_BEFORE_ASLEEP, WRITER_LEASE_NAME } from './schema.js';
 import type { TabRow } from './tabRow.js';
 
 /** The process the `leases` row names as the writer, and the epoch it started. */
@@ -31,6 +31,11 @@ export interface ReadonlyRegistry {
 
 /** The schema version that added resume_records and history; an older file has neither yet. */
 const RECORDS_SCHEMA_VERSION = 3;
+
+/** A row of a file older than ASLEEP_SCHEMA_VERSION as its migration would write it. */
+function asMigrated(tab: TabRow): TabRow {
+  return (tab.lifecycle as string) === SUSPENDED_BEFORE_ASLEEP ? { ...tab, lifecycle: 'asleep' } : tab;
+}
 
 /**
  * Opens the registry for reading without the lease (for `a1 tabs` with no server running):
@@ -57,10 +62,11 @@ export function openReadOnlyRegistry(stateDir: string): ReadonlyRegistry | null 
     throw error;
   }
   const noteClosed = noteOpened(file);
-  // A read-only open cannot migrate: a file no server has opened since an upgrade has no records.
+  // A read-only open cannot migrate: a file no server has opened since an upgrade has no records,
+  // and its sleeping tabs say the older word.
   const hasRecords = () => schemaVersionOf(db) >= RECORDS_SCHEMA_VERSION;
   return {
-    listTabs: () => readTabs(db),
+    listTabs: () => (schemaVersionOf(db) >= ASLEEP_SCHEMA_VERSION ? readTabs(db) : readTabs(db).map(asMigrated)),
     get revision() {
       return readCounter(db, META.revision);
     },

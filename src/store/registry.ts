@@ -36,7 +36,7 @@ export {
   ReservedMetaKeyError,
   TabNotFoundError,
 } from './errors.js';
-export type { Lifecycle, NameSource, TabRow } from './tabRow.js';
+export type { NameSource, TabRow } from './tabRow.js';
 export type { HistoryEntry, HistoryReason, RecordOrigin, ResumeRecord } from './records.js';
 export type { ReadonlyRegistry, WriterRecord } from './readOnly.js';
 

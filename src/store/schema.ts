@@ -106,8 +106,56 @@ const addChildStart: Migration = (db) => {
   db.exec('ALTER TABLE tabs ADD COLUMN child_start TEXT;');
 };
 
+/**
+ * A sleeping tab's lifecycle is 'asleep', the word people read, rather than 'suspended' (issue 29:
+ * one name per concept). SQLite cannot alter a CHECK, so the table is rebuilt with the new list,
+ * every column in its place and its rows copied with the old word rewritten; inside migrateTo's
+ * one transaction, a crash mid-way leaves the version 4 table as it was.
+ */
+const renameSuspendedToAsleep: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE tabs_v5 (
+      id TEXT PRIMARY KEY,
+      kind TEXT NOT NULL,
+      name TEXT NOT NULL,
+      name_source TEXT NOT NULL CHECK (name_source IN ('default', 'user', 'auto')),
+      ord INTEGER NOT NULL,
+      cwd TEXT NOT NULL,
+      command TEXT,
+      desired TEXT NOT NULL CHECK (desired IN ('running', 'stopped')),
+      lifecycle TEXT NOT NULL CHECK (lifecycle IN ('starting', 'running', 'exited', 'failed', 'asleep')),
+      holder_pid INTEGER,
+      holder_start TEXT,
+      holder_inc TEXT,
+      child_pid INTEGER,
+      child_inc TEXT,
+      controller_rev INTEGER NOT NULL,
+      last_exit TEXT,
+      created_at INTEGER NOT NULL,
+      viewed_at INTEGER,
+      session_id TEXT,
+      child_start TEXT
+    ) STRICT;
+    INSERT INTO tabs_v5 (id, kind, name, name_source, ord, cwd, command, desired, lifecycle, holder_pid, holder_start,
+                         holder_inc, child_pid, child_inc, controller_rev, last_exit, created_at, viewed_at, session_id, child_start)
+      SELECT id, kind, name, name_source, ord, cwd, command, desired,
+             CASE lifecycle WHEN 'suspended' THEN 'asleep' ELSE lifecycle END,
+             holder_pid, holder_start, holder_inc, child_pid, child_inc, controller_rev, last_exit, created_at, viewed_at,
+             session_id, child_start
+      FROM tabs;
+    DROP TABLE tabs;
+    ALTER TABLE tabs_v5 RENAME TO tabs;
+    CREATE INDEX tabs_by_ord ON tabs (ord);
+  `);
+};
+
 /** Step i migrates version i to i + 1. Append only: a shipped step never changes. */
-const MIGRATIONS: readonly Migration[] = [createV1, addRecordsAndHistory, addSessionCommands, addChildStart];
+const MIGRATIONS: readonly Migration[] = [createV1, addRecordsAndHistory, addSessionCommands, addChildStart, renameSuspendedToAsleep];
+
+/** The version whose tabs say 'asleep': an older file, read without migrating it, says 'suspended'. */
+export const ASLEEP_SCHEMA_VERSION = MIGRATIONS.indexOf(renameSuspendedToAsleep) + 1;
+/** A sleeping tab's lifecycle in a file older than ASLEEP_SCHEMA_VERSION. */
+export const SUSPENDED_BEFORE_ASLEEP = 'suspended';
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -1,9 +1,9 @@
 // A tab as the registry stores it, and the pure mapping between that shape and the `tabs` table.
 // FIELD_COLUMNS is the one list of which field lives in which column; inserts, updates and reads
 // are all derived from it.
+import type { Lifecycle } from '../tabLifecycle.js';
 
 export type NameSource = 'default' | 'user' | 'auto';
-export type Lifecycle = 'starting' | 'running' | 'exited' | 'failed' | 'suspended';
 
 export interface TabRow {
   id: string;

@@ -23,11 +23,11 @@ export const webTabSchema = defineSchema({
   tab: {
     id: 'string',
     name: 'string',
-    /** The chip glyph's name (src/status/glyphs.ts GLYPHS: none, working, needsInput, …). */
+    /** The chip glyph's name (src/status/glyphs.ts GLYPHS: none, working, needs-input, …). */
     glyph: 'string',
     /** WebAttention; present, null when the tab wants nothing. */
     attention: 'string?',
-    /** running, exited, failed, suspended, … */
+    /** src/tabLifecycle.ts LIFECYCLES: running, exited, failed, asleep, … */
     lifecycle: 'string',
     /** 'shell', or the agent kind. */
     kind: 'string',

@@ -11,7 +11,7 @@ describe('glyphFor', () => {
     expect(glyphFor(tab('running'))).toBe('none');
     expect(glyphFor(tab('starting'))).toBe('starting');
     expect(glyphFor(tab('failed'))).toBe('error');
-    expect(glyphFor(tab('suspended'))).toBe('suspended');
+    expect(glyphFor(tab('asleep'))).toBe('asleep');
     expect(glyphFor(tab('exited', { code: 0, signal: null }))).toBe('none');
     expect(glyphFor(tab('exited', { code: 2, signal: null }))).toBe('error');
     expect(glyphFor(tab('exited', { code: null, signal: 9 }))).toBe('error');

@@ -63,7 +63,7 @@ function checkInvariants(l: StripLayout, input: StripInput): void {
     expect(o.hiddenTabIds.length).toBeGreaterThan(0);
     // It carries the most urgent glyph it hides: `?` over `✗` over `✓`, and nothing else.
     const glyphs = o.hiddenTabIds.map((id) => input.tabs[indexOf(id)].glyph);
-    const urgent = (['needsInput', 'error', 'done'] as const).find((g) => glyphs.includes(g)) ?? null;
+    const urgent = (['needs-input', 'error', 'done'] as const).find((g) => glyphs.includes(g)) ?? null;
     expect(o.glyph).toBe(urgent);
     expect(o.text).toBe(urgent ? ` ${glyphText(urgent, 0)} … ` : ' … ');
     expect(o.text.slice(o.glyphAt, o.glyphAt + o.glyphText.length)).toBe(urgent ? glyphText(urgent, 0) : '');
@@ -135,7 +135,7 @@ describe('glyphs', () => {
     expect(glyphText('working', SPINNER_FRAMES.length + 2)).toBe(SPINNER_FRAMES[2]);
     expect(glyphText('starting', 4)).toBe(SPINNER_FRAMES[4]);
     expect(glyphText('working', Number.NaN)).toBe(SPINNER_FRAMES[0]);
-    expect(glyphText('needsInput', 7)).toBe('?');
+    expect(glyphText('needs-input', 7)).toBe('?');
   });
 });
 
@@ -221,11 +221,11 @@ describe('overflow', () => {
 
   it('shows a hidden tab that needs you on its side: ten tabs viewing the tenth, the third at `?` (issue 28)', () => {
     const names = ISSUE_TAB_NAMES;
-    const tabs = names.map((n) => tab(n, n, n === 'api-tests' ? 'needsInput' : 'none'));
+    const tabs = names.map((n) => tab(n, n, n === 'api-tests' ? 'needs-input' : 'none'));
     const l = strip({ cols: 120, tabs, viewed: 'infra-terraform' });
     const [overflow] = find(l, 'overflow');
     expect(l.items[0]).toBe(overflow);
-    expect(overflow).toMatchObject({ text: ' ? … ', glyph: 'needsInput', glyphText: '?', glyphAt: 1, focusTabId: 'api-tests' });
+    expect(overflow).toMatchObject({ text: ' ? … ', glyph: 'needs-input', glyphText: '?', glyphAt: 1, focusTabId: 'api-tests' });
     expect(overflow.hiddenTabIds).toContain('api-tests');
     expect(renderStripText(l).trimEnd()).toMatch(/^ \? … {2}auth-service-v2 .* docs-update {2}migrate-db \[infra-terraform\] \+$/);
   });
@@ -235,11 +235,11 @@ describe('overflow', () => {
       const tabs = [...hidden.map((g, i) => tab(`h${i}`, `hidden ${i}`, g)), tab('v', 'viewed')];
       return find(strip({ cols: 20, tabs, viewed: 'v' }), 'overflow')[0].text;
     };
-    expect(glyphOf(['done', 'error', 'needsInput', 'working'])).toBe(' ? … ');
+    expect(glyphOf(['done', 'error', 'needs-input', 'working'])).toBe(' ? … ');
     expect(glyphOf(['done', 'error', 'working'])).toBe(' ✗ … ');
     expect(glyphOf(['done', 'none', 'stalled'])).toBe(' ✓ … ');
-    expect(glyphOf(['working', 'starting', 'suspended', 'unresponsive', 'stalled', 'none'])).toBe(' … ');
-    expect(mostUrgentGlyph(['none', 'done', 'needsInput', 'error'])).toBe('needsInput');
+    expect(glyphOf(['working', 'starting', 'asleep', 'unresponsive', 'stalled', 'none'])).toBe(' … ');
+    expect(mostUrgentGlyph(['none', 'done', 'needs-input', 'error'])).toBe('needs-input');
     expect(mostUrgentGlyph([])).toBeNull();
   });
 

@@ -71,7 +71,7 @@ describe('<Strip>', () => {
   });
 
   it('colours glyphs by meaning: yellow ?, green ✓, red ✗, dim spinner and ◌', () => {
-    const glyphs: Glyph[] = ['needsInput', 'done', 'error', 'starting', 'suspended'];
+    const glyphs: Glyph[] = ['needs-input', 'done', 'error', 'starting', 'asleep'];
     const { frame } = frameOf({ cols: 99, tabs: glyphs.map((g) => tab(g, g, g)) });
     expect(frame).toMatch(/\x1b\[33m\?/);
     expect(frame).toMatch(/\x1b\[32m✓/);
@@ -81,7 +81,7 @@ describe('<Strip>', () => {
   });
 
   it('colours the glyph an overflow chip carries as a chip\'s: a hidden `?` is yellow', () => {
-    const tabs = [tab('a', 'asks', 'needsInput'), ...Array.from({ length: 6 }, (_, i) => tab(`t${i}`, `agent ${i}`))];
+    const tabs = [tab('a', 'asks', 'needs-input'), ...Array.from({ length: 6 }, (_, i) => tab(`t${i}`, `agent ${i}`))];
     const { frame, input } = frameOf({ cols: 40, tabs, viewed: 't5' });
     expect(stripVTControlCharacters(frame).startsWith(' ? … ')).toBe(true);
     expect(frame).toMatch(/\x1b\[33m\?/);
@@ -100,7 +100,7 @@ describe('<Strip>', () => {
   });
 
   it('draws no colour under NO_COLOR, and tells the viewed and hovered chips apart by attributes and brackets', () => {
-    const tabs = [tab('a', 'agent', 'error'), tab('b', 'build', 'needsInput'), tab('c')];
+    const tabs = [tab('a', 'agent', 'error'), tab('b', 'build', 'needs-input'), tab('c')];
     const { frame } = frameOf({ tabs, viewed: 'a', hovered: { kind: 'chip', tabId: 'b' } }, false);
     // No SGR colour parameter at all: 30-49 (basic), 90-107 (bright), 38/48 (extended).
     const colours = [...frame.matchAll(/\x1b\[([\d;]*)m/g)].flatMap((m) => m[1].split(';')).filter((p) => /^(3\d|4\d|9\d|10\d)$/.test(p));

@@ -23,7 +23,7 @@ describe('sessionRows', () => {
   it('a record of a live tab names that tab (and its current name): open, or asleep when that tab sleeps', () => {
     const tabs = [
       { id: 't1', name: 'renamed', lifecycle: 'running' as const },
-      { id: 't2', name: 'napping', lifecycle: 'suspended' as const },
+      { id: 't2', name: 'napping', lifecycle: 'asleep' as const },
     ];
     const rows = sessionRows([rec('t1', 's-1', 2), rec('t2', 's-2', 1, 'sleep'), rec('gone', 's-3', 3)], [], tabs);
     expect(rows).toEqual([

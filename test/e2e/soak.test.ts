@@ -76,7 +76,7 @@ describe('soak', () => {
       const { tabId } = await client.request('create', { agent: 'generic', command: fakeAgentArgv(), cwd: t.home.dir, env: t.env });
       const sessionId = await waitFor(() => tabs.get(tabId)?.sessionId, { what: `cycle ${cycle}: tab ${tabId} reported its session` });
       await client.request('sleep', { tabId });
-      expect(tabs.get(tabId)?.lifecycle, `cycle ${cycle}`).toBe('suspended');
+      expect(tabs.get(tabId)?.lifecycle, `cycle ${cycle}`).toBe('asleep');
       await client.request('view', { tabId });
       const starts = await waitFor(() => {
         const s = agentStarts(dir, sessionId);

@@ -148,7 +148,7 @@ describe('a1 web in a real browser', () => {
     const expected = [
       { id: sh1, glyph: 'none', text: 'sh1' },
       { id: tabId(listed, 'sh2'), glyph: 'none', text: 'sh2' },
-      { id: ask, glyph: 'needsInput', text: '? ask' },
+      { id: ask, glyph: 'needs-input', text: '? ask' },
       { id: fin, glyph: 'done', text: '✓ fin' },
     ];
     await waitFor(async () => JSON.stringify(await chips(phone)) === JSON.stringify(expected), {
@@ -259,7 +259,7 @@ describe('an agent answered from the phone', () => {
       what: 'the composed line in the agent\'s transcript',
     });
     await pageShows(phone, 'allow this [y/n]');
-    await waitFor(async () => (await chips(phone)).find((c) => c.id === bot)?.glyph === 'needsInput', { what: 'the bot chip asking' });
+    await waitFor(async () => (await chips(phone)).find((c) => c.id === bot)?.glyph === 'needs-input', { what: 'the bot chip asking' });
     expect((await inboxItems(phone))[0]).toEqual({ id: bot, attention: 'needs-input' });
 
     // Answered with the quick key: the agent goes on, replies and finishes its turn.

@@ -27,7 +27,7 @@ describe('isSuspendable', () => {
     expect(isSuspendable(quiet('a', { running: false }))).toBe(false);
     expect(isSuspendable(quiet('a', { resumable: false }))).toBe(false);
     expect(isSuspendable(quiet('a', { glyph: null }))).toBe(false);
-    for (const glyph of ['working', 'needsInput', 'error', 'starting', 'suspended', 'unresponsive', 'stalled']) {
+    for (const glyph of ['working', 'needs-input', 'error', 'starting', 'asleep', 'unresponsive', 'stalled']) {
       expect(isSuspendable(quiet('a', { glyph })), glyph).toBe(false);
     }
   });
@@ -44,7 +44,7 @@ describe('idleSuspendStep', () => {
   });
 
   it('viewing, working or asking starts the clock again', () => {
-    for (const interrupt of [{ viewed: true }, { glyph: 'working' }, { glyph: 'needsInput' }, { running: false }]) {
+    for (const interrupt of [{ viewed: true }, { glyph: 'working' }, { glyph: 'needs-input' }, { running: false }]) {
       const out = run([
         { now: 0, tabs: [quiet('a')] },
         { now: 30 * MIN, tabs: [quiet('a', interrupt)] },
@@ -96,7 +96,7 @@ describe('server idle exit', () => {
   it('running and starting tabs keep the server; asleep, exited and failed ones do not', () => {
     expect(isRunningLifecycle('running')).toBe(true);
     expect(isRunningLifecycle('starting')).toBe(true);
-    for (const l of ['suspended', 'exited', 'failed']) expect(isRunningLifecycle(l), l).toBe(false);
+    for (const l of ['asleep', 'exited', 'failed']) expect(isRunningLifecycle(l), l).toBe(false);
   });
 
   it('exits after the interval with no client and no running tab, measured from the last busy check', () => {

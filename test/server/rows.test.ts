@@ -40,7 +40,7 @@ describe('registry rows and core tabs', () => {
   });
 
   it('a patch writes exactly the columns it names, and a cleared holder or child clears all of its own', () => {
-    expect(patchToRow({ lifecycle: 'suspended' })).toEqual({ lifecycle: 'suspended' });
+    expect(patchToRow({ lifecycle: 'asleep' })).toEqual({ lifecycle: 'asleep' });
     expect(patchToRow({ holder: null, child: null })).toEqual({ holderInc: null, holderPid: null, holderStart: null, childPid: null, childStart: null, childInc: null });
     expect(patchToRow({ child: { pid: 7, inc: 'c', startTime: '9' } })).toEqual({ childPid: 7, childStart: '9', childInc: 'c' });
     expect(patchToRow({ spec: { kind: 'generic', cwd: '/w', command: null, nameSource: 'default' } })).toEqual({ kind: 'generic', cwd: '/w', command: null, nameSource: 'default' });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { restartAction, sleepAction, wakes } from '../../src/server/core/index.js';
 
 describe('tab actions', () => {
-  const linked = { linked: true, starting: false, suspended: false, force: false };
+  const linked = { linked: true, starting: false, asleep: false, force: false };
 
   it('restarts an exited or failed child in its holder; a running one only when forced', () => {
     expect(restartAction({ ...linked, lifecycle: 'exited' })).toBe('restartChild');
@@ -14,10 +14,10 @@ describe('tab actions', () => {
   });
 
   it('gives a tab without a holder a new one, unless one is starting or the tab sleeps', () => {
-    const bare = { linked: false, starting: false, suspended: false, force: false, lifecycle: 'failed' };
+    const bare = { linked: false, starting: false, asleep: false, force: false, lifecycle: 'failed' };
     expect(restartAction(bare)).toBe('startHolder');
     expect(restartAction({ ...bare, starting: true })).toBe('none');
-    expect(restartAction({ ...bare, suspended: true })).toBe('none');
+    expect(restartAction({ ...bare, asleep: true })).toBe('none');
   });
 
   it('sleeps only a present, awake, resumable tab', () => {

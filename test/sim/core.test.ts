@@ -306,10 +306,10 @@ describe('controller', () => {
 });
 
 describe('sleep and wake', () => {
-  it('commits the tab suspended before ending its holder, and viewing it starts a new one', () => {
+  it('commits the tab asleep before ending its holder, and viewing it starts a new one', () => {
     const { s, tabId } = withRunningTab('sess1');
     const slept = drive(s, req('c1', 2, { op: 'sleep', tabId }));
-    expect(slept.commits).toEqual([{ t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null, child: null } }]);
+    expect(slept.commits).toEqual([{ t: 'update', id: tabId, patch: { desired: 'stopped', lifecycle: 'asleep', holder: null, child: null } }]);
     // The checkpoint is written before the commit, the holder ended after it.
     expect(slept.effects).toEqual([
       { t: 'putResumeRecord', epoch: 5, tabId, sessionId: 'sess1', origin: 'sleep' },
@@ -572,11 +572,11 @@ describe('start slots', () => {
 });
 
 describe('host stop', () => {
-  it('commits every running tab suspended (desired kept) before ending its holder, then answers and exits', () => {
+  it('commits every running tab asleep (desired kept) before ending its holder, then answers and exits', () => {
     const { s, tabId } = withRunningTab('sess1');
     const r = drive(s, req('c1', 9, { op: 'hostStop' }));
     expect(r.effects[0]).toEqual({ t: 'notifyClients', rev: s.rev, change: 'hostStopping', tabId: null });
-    expect(r.commits).toEqual([{ t: 'update', id: tabId, patch: { lifecycle: 'suspended', holder: null, child: null } }]);
+    expect(r.commits).toEqual([{ t: 'update', id: tabId, patch: { lifecycle: 'asleep', holder: null, child: null } }]);
     const kill = r.effects.findIndex((f) => f.t === 'kill');
     const reply = r.effects.findIndex((f) => f.t === 'reply');
     expect(kill).toBeGreaterThan(0);
@@ -586,7 +586,7 @@ describe('host stop', () => {
       { t: 'exit', reason: 'hostStop' },
     ]);
     expect(r.state.phase).toBe('stopped');
-    expect(r.state.tabs[tabId]).toMatchObject({ desired: 'running', lifecycle: 'suspended', holder: null });
+    expect(r.state.tabs[tabId]).toMatchObject({ desired: 'running', lifecycle: 'asleep', holder: null });
     // The next server starts it again.
     const next = boot('s2', 0, { epoch: 5, rev: r.state.rev, tabs: { [tabId]: r.state.tabs[tabId] } });
     const serving = drive(next.state, { t: 'committed', id: 1, result: 'ok' });
@@ -612,7 +612,7 @@ describe('host stop', () => {
     const failed = drive(s, req('c1', 9, { op: 'hostStop' }), () => 'failed');
     expect(failed.effects.filter((f) => f.t === 'kill' || f.t === 'exit')).toEqual([]);
     const retried = drive(failed.state, { t: 'tick', now: 5_000 });
-    expect(retried.commits).toEqual([{ t: 'update', id: tabId, patch: { lifecycle: 'suspended', holder: null, child: null } }]);
+    expect(retried.commits).toEqual([{ t: 'update', id: tabId, patch: { lifecycle: 'asleep', holder: null, child: null } }]);
     expect(retried.effects.map((f) => f.t)).toEqual(['kill', 'sweepOrphans', 'reply', 'exit']);
   });
 });
@@ -680,8 +680,8 @@ describe('idleness', () => {
 });
 
 describe('expired resume records', () => {
-  it('moves a suspended tab that wants to run, whose session can no longer resume, to history instead of starting it', () => {
-    const stopped = { desired: 'running' as const, lifecycle: 'suspended' as const, holder: null, child: null, lastExit: null, controllerRev: 0, ord: 0, spec: DEFAULT_TAB_SPEC };
+  it('moves a sleeping tab that wants to run, whose session can no longer resume, to history instead of starting it', () => {
+    const stopped = { desired: 'running' as const, lifecycle: 'asleep' as const, holder: null, child: null, lastExit: null, controllerRev: 0, ord: 0, spec: DEFAULT_TAB_SPEC };
     const tabs = {
       a: { ...stopped, id: 'a', name: 'a', sessionId: 'sess-a' },
       b: { ...stopped, id: 'b', name: 'b', sessionId: 'sess-b', ord: 1 },

@@ -341,7 +341,7 @@ function commitToStore(w: World, server: SimServer, fx: Extract<Effect, { t: 'co
   if (m.t === 'retireTab' && m.reason === 'expired') {
     note(w, 'expired session moved to history');
     const t = st.tabs[m.id];
-    if (!t || !st.expired.has(m.id) || t.lifecycle !== 'suspended' || t.desired !== 'running') {
+    if (!t || !st.expired.has(m.id) || t.lifecycle !== 'asleep' || t.desired !== 'running') {
       w.violations.push(`${server.id} moved tab ${m.id} to history as expired, but it was ${t ? `${t.lifecycle}, wanted ${t.desired}` : 'gone'}`);
     }
   }
@@ -352,7 +352,7 @@ function commitToStore(w: World, server: SimServer, fx: Extract<Effect, { t: 'co
   }
   if (m.t === 'update' && m.patch.lifecycle === 'failed') note(w, 'tab failed');
   if (m.t === 'update' && m.patch.controllerRev) note(w, 'controller transferred');
-  if (m.t === 'update' && m.patch.lifecycle === 'suspended') note(w, 'tab slept');
+  if (m.t === 'update' && m.patch.lifecycle === 'asleep') note(w, 'tab slept');
   if (m.t === 'update' && m.patch.desired === 'running') note(w, 'sleeping tab woken');
   if (m.t === 'update' && m.patch.lifecycle === 'starting' && m.patch.holder === null && st.tabs[m.id]?.lifecycle === 'failed') note(w, 'failed tab restarted');
   if (fx.rev !== rev) w.violations.push(`${server.id} committed at revision ${fx.rev}, the registry is at ${st.rev}`);
@@ -386,7 +386,7 @@ export function checkMemory(w: World, server: SimServer): void {
   const mem = server.state.tabs;
   const starting = Object.values(mem).filter((t) => t.starting).length;
   if (starting > SIM_MAX_STARTS) w.violations.push(`${server.id} has ${starting} spawns in flight, past the limit of ${SIM_MAX_STARTS}`);
-  if (starting === SIM_MAX_STARTS && Object.values(mem).some((t) => t.desired === 'running' && !t.starting && !t.verifying && !t.bound && t.holder === null && t.lifecycle !== 'failed' && t.lifecycle !== 'suspended')) note(w, 'start waited for a slot');
+  if (starting === SIM_MAX_STARTS && Object.values(mem).some((t) => t.desired === 'running' && !t.starting && !t.verifying && !t.bound && t.holder === null && t.lifecycle !== 'failed' && t.lifecycle !== 'asleep')) note(w, 'start waited for a slot');
   const ids = Object.keys(mem).sort().join(',');
   const durable = Object.keys(w.store.tabs).sort().join(',');
   if (ids !== durable) {
@@ -412,7 +412,7 @@ function checkIdleExit(w: World, server: SimServer): void {
   }
 }
 
-/** A host stop ends every holder the stopping server had, and keeps every tab, suspended. */
+/** A host stop ends every holder the stopping server had, and keeps every tab, asleep. */
 function checkHostStopped(w: World, server: SimServer): void {
   if (server.state.epoch !== w.store.epoch) return;
   note(w, 'host stopped');
@@ -420,7 +420,7 @@ function checkHostStopped(w: World, server: SimServer): void {
     if (h.alive && h.ready && h.link === server.id) w.violations.push(`holder ${h.pid} of tab ${h.tabId} outlived the host stop`);
   }
   for (const t of Object.values(w.store.tabs)) {
-    if (t.holder || (t.lifecycle !== 'suspended' && t.lifecycle !== 'failed')) w.violations.push(`tab ${t.id} is ${t.lifecycle} with holder ${JSON.stringify(t.holder)} after the host stop`);
+    if (t.holder || (t.lifecycle !== 'asleep' && t.lifecycle !== 'failed')) w.violations.push(`tab ${t.id} is ${t.lifecycle} with holder ${JSON.stringify(t.holder)} after the host stop`);
   }
 }
 
@@ -538,9 +538,9 @@ export function bridgeReport(w: World, h: SimHolder, sessionId: string): void {
   reportToLink(w, h, stateEvent(h));
 }
 
-/** Time passes while tabs are stopped: every suspended agent tab's resume record expires. */
+/** Time passes while tabs are stopped: every sleeping agent tab's resume record expires. */
 export function recordsExpire(w: World): void {
-  for (const t of Object.values(w.store.tabs)) if (t.lifecycle === 'suspended' && t.sessionId) w.store.expired.add(t.id);
+  for (const t of Object.values(w.store.tabs)) if (t.lifecycle === 'asleep' && t.sessionId) w.store.expired.add(t.id);
 }
 
 /** The agent starts or finishes a piece of work. */

@@ -9,7 +9,7 @@
 //   { "input": "esc" | "ctrl-c" | "enter" | "tab" | "up" | "down" | "text" | one character }
 //                                                             a key the controller sent, read by
 //                                                             the agent's rules (src/status/agentKeys.ts)
-//   { "process": "starting" | "running" | "exited" | "crashed" | "failed" | "suspended" }
+//   { "process": "starting" | "running" | "exited" | "crashed" | "failed" | "asleep" }
 //   { "view": true } | { "unview": true }                     some client views the tab / none does
 //   { "wait": ms }                                            the clock moves on
 // Every tab starts unviewed, before its first process fact; other steps take 100 ms each.
@@ -32,7 +32,7 @@ const MIN_SHARE = 0.99;
 
 /** The key names of src/status/agentKeys.ts for the fixtures' words; `text` is typed text. */
 const KEY_NAMES: Readonly<Record<string, string>> = { esc: 'escape', 'ctrl-c': 'ctrl+c', enter: 'enter', tab: 'tab', up: 'up', down: 'down', text: 'other' };
-const PROCESS_FACTS: readonly ProcessFact[] = ['starting', 'running', 'exited', 'crashed', 'failed', 'suspended'];
+const PROCESS_FACTS: readonly ProcessFact[] = ['starting', 'running', 'exited', 'crashed', 'failed', 'asleep'];
 
 interface Step {
   hook?: { event: string; payload: unknown };

@@ -34,17 +34,17 @@ const viewed = (v: boolean) => ({ k: 'viewed' as const, viewed: v });
 const running = [proc('starting'), proc('running')];
 
 describe('process facts', () => {
-  it('starting spins, running shows nothing, a clean exit shows nothing, crash and failed show ✗, suspended ◌', () => {
+  it('starting spins, running shows nothing, a clean exit shows nothing, crash and failed show ✗, asleep ◌', () => {
     expect(run([proc('starting')]).glyph).toBe('starting');
     expect(run(running).glyph).toBe('none');
     expect(run([...running, proc('exited')]).glyph).toBe('none');
     expect(run([...running, proc('crashed')]).glyph).toBe('error');
     expect(run([...running, proc('failed')]).glyph).toBe('error');
-    expect(run([...running, proc('suspended')]).glyph).toBe('suspended');
+    expect(run([...running, proc('asleep')]).glyph).toBe('asleep');
   });
 
   it('override whatever the agent said', () => {
-    expect(run([...running, report('needs-input'), proc('suspended')]).glyph).toBe('suspended');
+    expect(run([...running, report('needs-input'), proc('asleep')]).glyph).toBe('asleep');
     expect(run([...running, report('working'), proc('exited')]).glyph).toBe('none');
     expect(run([...running, report('done'), proc('crashed')]).glyph).toBe('error');
   });
@@ -56,7 +56,7 @@ describe('process facts', () => {
   });
 
   it('drops reports after the child ended: they come from an incarnation that is gone', () => {
-    for (const end of ['exited', 'crashed', 'failed', 'suspended'] as const) {
+    for (const end of ['exited', 'crashed', 'failed', 'asleep'] as const) {
       const before = run([...running, proc(end)]).s;
       for (const st of AGENT_STATES) expect(reduceStatus(before, { k: 'report', state: st, at: 99 })).toBe(before);
     }
@@ -70,7 +70,7 @@ describe('process facts', () => {
 describe('bridge reports', () => {
   it('working spins, needs-input is ?, error is ✗, idle is nothing', () => {
     expect(run([...running, report('working')]).glyph).toBe('working');
-    expect(run([...running, report('needs-input')]).glyph).toBe('needsInput');
+    expect(run([...running, report('needs-input')]).glyph).toBe('needs-input');
     expect(run([...running, report('error')]).glyph).toBe('error');
     expect(run([...running, report('working'), report('idle')]).glyph).toBe('none');
   });
@@ -110,7 +110,7 @@ describe('bridge reports', () => {
   });
 
   it('heartbeat and progress do not change the phase', () => {
-    expect(run([...running, report('needs-input'), report('progress'), report('heartbeat')]).glyph).toBe('needsInput');
+    expect(run([...running, report('needs-input'), report('progress'), report('heartbeat')]).glyph).toBe('needs-input');
     expect(run([...running, report('heartbeat')]).glyph).toBe('none');
   });
 });
@@ -128,7 +128,7 @@ describe('keys the holder admitted', () => {
     const asking = [...running, report('needs-input')];
     for (const k of ['1', '2', '3']) expect(run([...asking, input(k, CLAUDE)]).glyph).toBe('working');
     for (const k of ['4', 'escape']) expect(run([...asking, input(k, CLAUDE)]).glyph).toBe('none');
-    for (const k of ['ctrl+c', 'y', 'n', 'other']) expect(run([...asking, input(k, CLAUDE)]).glyph).toBe('needsInput');
+    for (const k of ['ctrl+c', 'y', 'n', 'other']) expect(run([...asking, input(k, CLAUDE)]).glyph).toBe('needs-input');
   });
 
   it("Claude Code's arrows: Up from the first option wraps to No, Down past No stays on No until walked back", () => {
@@ -143,7 +143,7 @@ describe('keys the holder admitted', () => {
 
   it("Claude Code's Tab amends the highlighted option: digits become text, Enter answers, Esc denies", () => {
     const amending = [...running, report('needs-input'), input('tab', CLAUDE), input('4', CLAUDE)];
-    expect(run(amending).glyph).toBe('needsInput');
+    expect(run(amending).glyph).toBe('needs-input');
     expect(run([...amending, input('enter', CLAUDE)]).glyph).toBe('working');
     expect(run([...amending, input('escape', CLAUDE)]).glyph).toBe('none');
   });
@@ -214,7 +214,7 @@ describe('heartbeats and stalls', () => {
   it('unresponsive outranks the agent phase but not a process fact', () => {
     const { s } = run([...running, report('heartbeat'), report('needs-input')]);
     expect(glyphOf(s, clockAt(1e9))).toBe('unresponsive');
-    expect(glyphOf(reduceStatus(s, { k: 'process', what: 'suspended', at: 5 }), clockAt(1e9))).toBe('suspended');
+    expect(glyphOf(reduceStatus(s, { k: 'process', what: 'asleep', at: 5 }), clockAt(1e9))).toBe('asleep');
   });
 
   it('stalled while working with no progress for stallMs; progress, working or an approve restarts the clock', () => {
@@ -231,7 +231,7 @@ describe('heartbeats and stalls', () => {
   });
 
   it('a waiting question never stalls', () => {
-    expect(glyphOf(run([...running, report('needs-input')]).s, clockAt(1e9))).toBe('needsInput');
+    expect(glyphOf(run([...running, report('needs-input')]).s, clockAt(1e9))).toBe('needs-input');
   });
 });
 
@@ -245,7 +245,7 @@ const arbInput = fc.record({
   rules: fc.constantFrom(CLAUDE, CODEX, GENERIC),
   at,
 });
-const arbProcess = fc.record({ k: fc.constant('process' as const), what: fc.constantFrom<ProcessFact>('starting', 'running', 'exited', 'crashed', 'failed', 'suspended'), at });
+const arbProcess = fc.record({ k: fc.constant('process' as const), what: fc.constantFrom<ProcessFact>('starting', 'running', 'exited', 'crashed', 'failed', 'asleep'), at });
 const arbViewed = fc.record({ k: fc.constant('viewed' as const), viewed: fc.boolean(), at });
 const arbEvent: fc.Arbitrary<StatusEvent> = fc.oneof(arbReport, arbInput, arbProcess, arbViewed);
 const arbClock = fc.record({ now: fc.integer({ min: 0, max: 3_000_000 }), unresponsiveMs: fc.integer({ min: 1, max: 60_000 }), stallMs: fc.integer({ min: 1, max: 600_000 }) });
@@ -291,27 +291,27 @@ describe('status model properties', () => {
         for (const e of inputs) {
           s = reduceStatus(s, e);
           const g = glyphOf(s, clock);
-          if (g === 'done' || g === 'needsInput') expect(g).toBe(before);
+          if (g === 'done' || g === 'needs-input') expect(g).toBe(before);
         }
       }),
       { numRuns: propertyRuns(1000) },
     );
     fc.assert(fc.property(fc.array(fc.oneof(arbInput, arbProcess, arbViewed), { maxLength: 30 }), arbClock, (events, clock) => {
-      expect(['done', 'needsInput']).not.toContain(glyphOf(reach(events), clock));
+      expect(['done', 'needs-input']).not.toContain(glyphOf(reach(events), clock));
     }));
   });
 
   it('a tab that never reports shows process-level states only', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(arbInput, arbProcess, arbViewed), { maxLength: 30 }), arbClock, (events, clock) => {
-        expect(['starting', 'none', 'error', 'suspended']).toContain(glyphOf(reach(events), clock));
+        expect(['starting', 'none', 'error', 'asleep']).toContain(glyphOf(reach(events), clock));
       }),
     );
   });
 
   it('after the child ends, no report changes anything until the next start', () => {
     fc.assert(
-      fc.property(arbState, fc.constantFrom<ProcessFact>('exited', 'crashed', 'failed', 'suspended'), fc.array(fc.oneof(arbReport, arbInput), { maxLength: 20 }), (s0, end, later) => {
+      fc.property(arbState, fc.constantFrom<ProcessFact>('exited', 'crashed', 'failed', 'asleep'), fc.array(fc.oneof(arbReport, arbInput), { maxLength: 20 }), (s0, end, later) => {
         const ended = reduceStatus(s0, { k: 'process', what: end, at: 1 });
         const after = later.reduce(reduceStatus, ended);
         expect(after).toEqual(ended);

@@ -31,7 +31,7 @@ describe('diffTabs', () => {
       return kinds(d.events).filter((k) => k.startsWith('lifecycle'));
     };
     expect(step({})).toEqual(['lifecycle:started']);
-    expect(step({ lifecycle: 'suspended', holderPid: null, childPid: null })).toEqual(['lifecycle:asleep']);
+    expect(step({ lifecycle: 'asleep', holderPid: null, childPid: null })).toEqual(['lifecycle:asleep']);
     expect(step({ lifecycle: 'starting' })).toEqual([]);
     expect(step({ childPid: 5 })).toEqual(['lifecycle:woke']);
     expect(step({ childPid: 6 })).toEqual(['lifecycle:restarted']);
@@ -42,7 +42,7 @@ describe('diffTabs', () => {
 
   it('names the status fields that changed', () => {
     const s = diffTabs(EMPTY_WATCH, [tab('a', 1, { agent: { kind: 'claude', state: 'working', sessionId: 's' }, glyph: 'working' })]).state;
-    const d = diffTabs(s, [tab('a', 1, { agent: { kind: 'claude', state: 'needs-input', sessionId: 's' }, glyph: 'needsInput', title: 'asks' })]);
+    const d = diffTabs(s, [tab('a', 1, { agent: { kind: 'claude', state: 'needs-input', sessionId: 's' }, glyph: 'needs-input', title: 'asks' })]);
     expect(d.events).toEqual([expect.objectContaining({ event: 'status', changed: ['glyph', 'attention', 'agent', 'title'] })]);
     expect(d.events[0]).toMatchObject({ tab: { glyph: 'needs-input', attention: 'needs-input' } });
     expect(diffTabs(d.state, d.state.tabs).events).toEqual([]);

@@ -36,7 +36,7 @@ export const tabArb: fc.Arbitrary<TabRow> = fc.record({
   cwd: fc.string(),
   command: nullable(fc.array(fc.string())),
   desired: fc.constantFrom('running', 'stopped'),
-  lifecycle: fc.constantFrom('starting', 'running', 'exited', 'failed', 'suspended'),
+  lifecycle: fc.constantFrom('starting', 'running', 'exited', 'failed', 'asleep'),
   holderPid: nullable(int),
   holderStart: nullable(fc.string()),
   holderInc: nullable(fc.string()),
@@ -91,14 +91,15 @@ export function snapshotDir(dir: string): Record<string, string> {
 export { modeOf } from '../helpers/fileModes.js';
 
 /**
- * Bundles src/store/registry.ts into `outDir` as one ES module. better-sqlite3 stays external,
- * imported by absolute path, because the bundle lives outside the repository's node_modules.
+ * Bundles src/store/registry.ts (or another module of src/store, by file name) into `outDir` as one
+ * ES module. better-sqlite3 stays external, imported by absolute path, because the bundle lives
+ * outside the repository's node_modules.
  */
-export async function bundleRegistry(outDir: string): Promise<string> {
-  const outfile = path.join(outDir, 'registry.bundle.mjs');
+export async function bundleRegistry(outDir: string, storeModule = 'registry.ts'): Promise<string> {
+  const outfile = path.join(outDir, `${path.basename(storeModule, '.ts')}.bundle.mjs`);
   const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
   await esbuild.build({
-    entryPoints: [REGISTRY_SOURCE],
+    entryPoints: [path.join(path.dirname(REGISTRY_SOURCE), storeModule)],
     bundle: true,
     platform: 'node',
     format: 'esm',

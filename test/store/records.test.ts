@@ -108,8 +108,8 @@ describe('schema v2 migration', () => {
     ro.close();
 
     const { registry } = started(dir);
-    expect(SCHEMA_VERSION).toBe(4);
-    expect(registry.getMeta('schema_version')).toBe('4');
+    expect(SCHEMA_VERSION).toBe(5);
+    expect(registry.getMeta('schema_version')).toBe('5');
     expect(registry.revision).toBe(3);
     expect(registry.listTabs()).toEqual([
       {

@@ -26,7 +26,7 @@ describe('the inbox row\'s state', () => {
   it('says what the agent does, as the chip\'s glyph does, in the words of a1 tabs (issue 28)', () => {
     const running = (glyph: string) => stateLabel({ glyph, lifecycle: 'running' });
     expect(running('working')).toBe('working');
-    expect(running('needsInput')).toBe('needs-input');
+    expect(running('needs-input')).toBe('needs-input');
     expect(running('done')).toBe('done');
     expect(running('error')).toBe('error');
     expect(running('stalled')).toBe('stalled');
@@ -36,7 +36,7 @@ describe('the inbox row\'s state', () => {
   });
 
   it('says the tab\'s own state when it does not run', () => {
-    expect(stateLabel({ glyph: 'suspended', lifecycle: 'suspended' })).toBe('asleep');
+    expect(stateLabel({ glyph: 'asleep', lifecycle: 'asleep' })).toBe('asleep');
     expect(stateLabel({ glyph: 'error', lifecycle: 'failed' })).toBe('failed');
     expect(stateLabel({ glyph: 'none', lifecycle: 'exited' })).toBe('exited');
     expect(stateLabel({ glyph: 'starting', lifecycle: 'starting' })).toBe('starting');
@@ -45,10 +45,10 @@ describe('the inbox row\'s state', () => {
 
 describe('chip text', () => {
   it('glyph character, a space, the name; no glyph for none', () => {
-    expect(chipText(tab('1', 'needs-input', 'needsInput'), 0)).toBe('? tab-1');
+    expect(chipText(tab('1', 'needs-input', 'needs-input'), 0)).toBe('? tab-1');
     expect(chipText(tab('1', 'done', 'done'), 0)).toBe('✓ tab-1');
     expect(chipText(tab('1', 'error', 'error'), 0)).toBe('✗ tab-1');
-    expect(chipText(tab('1', null, 'suspended'), 0)).toBe('◌ tab-1');
+    expect(chipText(tab('1', null, 'asleep'), 0)).toBe('◌ tab-1');
     expect(chipText(tab('1', null, 'unresponsive'), 0)).toBe('! tab-1');
     expect(chipText(tab('1', null, 'stalled'), 0)).toBe('⧗ tab-1');
     expect(chipText(tab('1', null, 'none'), 0)).toBe('tab-1');

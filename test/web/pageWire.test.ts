@@ -17,7 +17,7 @@ function codeOf(result: unknown): string | null {
 
 const TAB_INFO: TabInfo = {
   id: 't1', name: 'build', nameSource: 'auto', ord: 0, cwd: '/tmp', lifecycle: 'running', holderPid: 10, childPid: 11, exit: null, title: 'make',
-  glyph: 'needsInput', agent: { kind: 'claude', state: 'needs-input', sessionId: 's1' },
+  glyph: 'needs-input', agent: { kind: 'claude', state: 'needs-input', sessionId: 's1' },
 };
 
 const PATCH: SurfacePatch = {

@@ -43,7 +43,7 @@ export class Notices {
 
 /** What the viewed tab's state asks of the person: wake it, restart it, or close it. */
 export function tabStateNotice(viewed: TabInfo | undefined, state: HolderState | null, closeKey: string): string[] {
-  if (viewed?.lifecycle === 'suspended') return [`${TAB_STATES.asleep.glyph} ${TAB_STATES.asleep.word} · press any key to wake it`];
+  if (viewed?.lifecycle === 'asleep') return [`${TAB_STATES.asleep.glyph} ${TAB_STATES.asleep.word} · press any key to wake it`];
   if (!state) return [];
   // Shown, never acted on by a1 itself: a stalled agent is never killed automatically (SPEC §10).
   if (state.glyph === 'stalled') return [`${GLYPH_STATES.stalled.glyph} ${GLYPH_STATES.stalled.word}: no progress for a while · Esc interrupts it · /restart restarts it`];

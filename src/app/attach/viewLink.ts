@@ -138,7 +138,7 @@ export class ViewLink implements Disposable {
    * the server has a holder for it, unless the tab is gone or another tab is viewed. */
   async rebindView(tabId: string): Promise<void> {
     // A sleeping tab is not woken by its holder going away, only by a view or a key (SPEC §9).
-    while (!this.disposed && this.viewed === tabId && !this.view && this.tabs.some((t) => t.id === tabId && t.lifecycle !== 'suspended')) {
+    while (!this.disposed && this.viewed === tabId && !this.view && this.tabs.some((t) => t.id === tabId && t.lifecycle !== 'asleep')) {
       // A stopped tab left with no holder has nothing to view until r or f starts it again.
       const tab = this.tabs.find((t) => t.id === tabId);
       if (tab && tab.holderPid === null && (tab.lifecycle === 'failed' || tab.lifecycle === 'exited')) {
@@ -189,7 +189,7 @@ export class ViewLink implements Disposable {
     // resumed agent must not receive half a prompt (SPEC §10: never resent). Asked before the
     // view: the tab reads asleep as soon as the server says so, while the view of its ending
     // holder may not have closed yet, and a key sent there would be lost.
-    if (viewed?.lifecycle === 'suspended') return this.wake(viewed.id);
+    if (viewed?.lifecycle === 'asleep') return this.wake(viewed.id);
     const view = this.view;
     if (!view) {
       // A stopped tab with no holder to show it: its r and f are still the client's.

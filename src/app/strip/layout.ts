@@ -74,7 +74,7 @@ const OVERFLOW_MARK = '…';
 const DROP_TEXT = '│';
 /** The glyphs that want the user, most urgent first: the overflow chip carries the first of them
  *  it hides, so a hidden tab that asks (`?`), failed (`✗`) or finished (`✓`) is never invisible. */
-export const URGENT_GLYPHS: readonly Glyph[] = ['needsInput', 'error', 'done'];
+export const URGENT_GLYPHS: readonly Glyph[] = ['needs-input', 'error', 'done'];
 
 /** The most urgent of `glyphs` by URGENT_GLYPHS, or null when none of them wants the user. */
 export function mostUrgentGlyph(glyphs: readonly Glyph[]): Glyph | null {

@@ -17,11 +17,11 @@ export interface StripProps {
 const GLYPH_STYLE: Readonly<Record<Glyph, TextProps>> = {
   none: {},
   working: {},
-  needsInput: { color: 'yellow' },
+  'needs-input': { color: 'yellow' },
   done: { color: 'green' },
   error: { color: 'red' },
   starting: { dimColor: true },
-  suspended: { dimColor: true },
+  asleep: { dimColor: true },
   unresponsive: { color: 'magenta' },
   stalled: { color: 'magenta' },
 };

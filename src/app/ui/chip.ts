@@ -5,7 +5,7 @@ import { GLYPHS, type Glyph } from '../../status/glyphs.js';
 
 export function glyphFor(tab: TabInfo): Glyph {
   // A sleeping tab has no holder to ask; otherwise the holder's status model decides (SPEC §8).
-  if (tab.lifecycle !== 'suspended' && tab.glyph && (GLYPHS as readonly string[]).includes(tab.glyph)) return tab.glyph as Glyph;
+  if (tab.lifecycle !== 'asleep' && tab.glyph && (GLYPHS as readonly string[]).includes(tab.glyph)) return tab.glyph as Glyph;
   switch (tab.lifecycle) {
     case 'starting':
       return 'starting';
@@ -13,8 +13,8 @@ export function glyphFor(tab: TabInfo): Glyph {
       return 'error';
     case 'exited':
       return tab.exit && tab.exit.code === 0 && !tab.exit.signal ? 'none' : 'error';
-    case 'suspended':
-      return 'suspended';
+    case 'asleep':
+      return 'asleep';
     default:
       return 'none';
   }

@@ -1,6 +1,7 @@
 // `a1 tabs`: list tabs, from the server or, when none runs, from the registry; never starts one.
 // `--json` prints the versioned ScriptTabs (src/status/scripting.ts).
 import type { ListingEntry } from '../../protocol/messages.js';
+import { currentListingEntry } from '../../protocol/olderNames.js';
 import { SHELL_KIND } from '../../lifecycle/agents.js';
 import { currentDirOf } from '../../proc.js';
 import { SCRIPT_SCHEMA_VERSION, scriptTab, type ScriptTab, type ScriptTabs } from '../../status/scripting.js';
@@ -53,8 +54,9 @@ async function listTabs(argv: Common & { json?: boolean }): Promise<number> {
   return 0;
 }
 
-/** The server's wire row in the internal names scriptTab translates. */
-function factsOf(e: ListingEntry) {
+/** The server's wire row as the facts scriptTab reads (an older server's names made today's). */
+function factsOf(wire: ListingEntry) {
+  const e = currentListingEntry(wire);
   return { ...e, lifecycle: e.status };
 }
 

@@ -1,4 +1,4 @@
-// Host stop (SPEC §9 "host stop", §10): every running tab is committed suspended with its desired
+// Host stop (SPEC §9 "host stop", §10): every running tab is committed asleep with its desired
 // state kept, so the next start restores the tab set, and only then is its holder ended. The
 // server takes no new work meanwhile; it answers and exits once every commit is answered and no
 // spawn is in flight (a spawn completing now is killed, not bound), so no holder outlives it.
@@ -14,9 +14,9 @@ export function handleHostStop(s: CoreState, fx: Effect[], clientId: string, req
   return suspendAll({ ...s, phase: 'stopping', hostStop: { clientId, reqId, stopped } }, fx);
 }
 
-const stoppedAlready = (t: CoreTab) => t.lifecycle === 'suspended' && !t.holder;
+const stoppedAlready = (t: CoreTab) => t.lifecycle === 'asleep' && !t.holder;
 
-/** Level-triggered: each tab not yet suspended is committed so, and its holder ended after; a
+/** Level-triggered: each tab not yet asleep is committed so, and its holder ended after; a
  * write that failed is tried again once the disk had a moment (the next tick). */
 function suspendAll(s: CoreState, fx: Effect[]): CoreState {
   if (s.degraded) return s;
@@ -25,7 +25,7 @@ function suspendAll(s: CoreState, fx: Effect[]): CoreState {
     if (stoppedAlready(tab) || committing.has(tab.id)) continue;
     const h = tab.holder;
     const kill: Effect[] = h?.pid && h.startTime ? [{ t: 'kill', epoch: s.epoch, tabId: tab.id, pid: h.pid, startTime: h.startTime }] : [];
-    s = commit(s, fx, { t: 'update', id: tab.id, patch: { lifecycle: 'suspended', holder: null, child: null } }, {
+    s = commit(s, fx, { t: 'update', id: tab.id, patch: { lifecycle: 'asleep', holder: null, child: null } }, {
       onOk: kill,
       onFail: [],
       runtime: { tabId: tab.id, ok: { verifying: false, bound: false, transfer: null, reported: null, unanswered: 0 } },

@@ -14,7 +14,7 @@ import { autoName } from './autoName.js';
 import { incarnationId } from './ids.js';
 
 function wantsStart(tab: CoreTab): boolean {
-  // A tab suspended by a host stop still wants to run: the next server starts it. One put to
+  // A tab put to sleep by a host stop still wants to run: the next server starts it. One put to
   // sleep does not (its desired state is stopped).
   if (tab.desired !== 'running' || tab.lifecycle === 'failed') return false;
   if (tab.starting || tab.verifying || tab.bound) return false;
@@ -29,13 +29,13 @@ export function startsInFlight(s: CoreState): number {
   return n;
 }
 
-/** A suspended tab that wants to run, whose session's resume record expired before this server
+/** A sleeping tab that wants to run, whose session's resume record expired before this server
  * started, moves to history instead of starting (SPEC §9); one at a time, like every commit here. */
 function retireExpired(s: CoreState, fx: Effect[]): CoreState {
   while (s.resumeExpired.length > 0) {
     const [id, ...rest] = s.resumeExpired;
     const tab = s.tabs[id];
-    const resumesSession = tab?.lifecycle === 'suspended' && tab.sessionId !== null;
+    const resumesSession = tab?.lifecycle === 'asleep' && tab.sessionId !== null;
     if (!tab || startAction({ desired: tab.desired, resumesSession, recordExpired: true }) !== 'toHistory') {
       s = { ...s, resumeExpired: rest };
       continue;

@@ -9,7 +9,7 @@ export interface RestartFacts {
   /** The child's lifecycle, as the holder last reported it (or the row's). */
   lifecycle: string;
   /** The tab sleeps: waking it, not a restart, starts it. */
-  suspended: boolean;
+  asleep: boolean;
   /** `/restart`: a running child is restarted too. */
   force: boolean;
 }
@@ -22,7 +22,7 @@ export function restartAction(f: RestartFacts): 'restartRunningChild' | 'restart
     if (f.lifecycle === 'exited' || f.lifecycle === 'failed') return 'restartChild';
     return 'none';
   }
-  return !f.starting && !f.suspended ? 'startHolder' : 'none';
+  return !f.starting && !f.asleep ? 'startHolder' : 'none';
 }
 
 export interface SleepFacts {

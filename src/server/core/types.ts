@@ -2,7 +2,10 @@
 // and the effects it asks its adapters to carry out. Plain data only, so the core can be driven by
 // the socket/PTY/SQLite shell and by the deterministic simulation alike.
 
-export type Lifecycle = 'starting' | 'running' | 'exited' | 'failed' | 'suspended';
+import type { Lifecycle } from '../../tabLifecycle.js';
+
+/** Re-exported so the core's plain data is all importable from the core (src/tabLifecycle.ts declares it). */
+export type { Lifecycle };
 
 /** A holder incarnation; pid and start time are null until its spawn completed and was bound. */
 export interface HolderRef {
@@ -95,7 +98,7 @@ export interface Durable {
   epoch: number;
   rev: number;
   tabs: Record<string, DurableTab>;
-  /** Tabs whose agent session's resume record has expired (SPEC §9): a suspended one that wants to
+  /** Tabs whose agent session's resume record has expired (SPEC §9): a sleeping one that wants to
    * run moves to history instead of starting. */
   resumeExpired?: string[];
 }

@@ -1,4 +1,4 @@
-// Sleep, wake and restart (SPEC §9) in the core: sleeping commits the tab as suspended and not wanted
+// Sleep, wake and restart (SPEC §9) in the core: sleeping commits the tab as asleep and not wanted
 // running, and only then ends its holder; a spawn in flight is killed when it completes, since
 // its tab no longer wants it. Viewing a sleeping tab wants it running again, and reconciliation
 // starts it. The decisions are the shell's own rules (tabActions.ts).
@@ -14,7 +14,7 @@ export function canResume(s: CoreState, tab: CoreTab): boolean {
 export function handleSleep(s: CoreState, fx: Effect[], clientId: string, reqId: number, tabId: string): CoreState {
   const reply = (r: Reply): Effect => ({ t: 'reply', clientId, reqId, reply: r });
   const tab: CoreTab | undefined = s.tabs[tabId];
-  const action = sleepAction({ present: !!tab, asleep: tab?.lifecycle === 'suspended', resumable: !!tab && canResume(s, tab) });
+  const action = sleepAction({ present: !!tab, asleep: tab?.lifecycle === 'asleep', resumable: !!tab && canResume(s, tab) });
   if (action === 'noTab' || !tab) {
     fx.push(reply({ ok: false, code: 'no-tab' }));
     return s;
@@ -36,7 +36,7 @@ export function sleepTab(s: CoreState, fx: Effect[], tab: CoreTab, onOk: Effect[
   if (tab.sessionId) fx.push({ t: 'putResumeRecord', epoch: s.epoch, tabId: tab.id, sessionId: tab.sessionId, origin: 'sleep' });
   const h = tab.holder;
   const kill: Effect[] = h?.pid && h.startTime ? [{ t: 'kill', epoch: s.epoch, tabId: tab.id, pid: h.pid, startTime: h.startTime }] : [];
-  return commit(s, fx, { t: 'update', id: tab.id, patch: { desired: 'stopped', lifecycle: 'suspended', holder: null, child: null } }, {
+  return commit(s, fx, { t: 'update', id: tab.id, patch: { desired: 'stopped', lifecycle: 'asleep', holder: null, child: null } }, {
     onOk: [...onOk, ...kill],
     onFail,
     runtime: {
@@ -48,7 +48,7 @@ export function sleepTab(s: CoreState, fx: Effect[], tab: CoreTab, onOk: Effect[
 
 /** Viewing a sleeping tab wakes it: it is wanted running again, committed before it starts. */
 export function wakeOnView(s: CoreState, fx: Effect[], tab: CoreTab): CoreState {
-  if (!wakes({ asleep: tab.lifecycle === 'suspended', starting: tab.starting !== null, linked: tab.bound })) return s;
+  if (!wakes({ asleep: tab.lifecycle === 'asleep', starting: tab.starting !== null, linked: tab.bound })) return s;
   // Its running agent's live record is the authority from here; wanted running is committed before
   // the checkpoint is spent, so a crash in between resumes the tab rather than leaving it asleep.
   if (tab.sessionId) fx.push({ t: 'putResumeRecord', epoch: s.epoch, tabId: tab.id, sessionId: tab.sessionId, origin: 'live' });
@@ -79,7 +79,7 @@ export function handleRestart(s: CoreState, fx: Effect[], clientId: string, reqI
     linked: tab.bound || tab.verifying || recorded,
     starting: tab.starting !== null,
     lifecycle: tab.reported?.lifecycle ?? tab.lifecycle,
-    suspended: tab.lifecycle === 'suspended',
+    asleep: tab.lifecycle === 'asleep',
     force: req.force,
   });
   if (action === 'none') {

@@ -6,7 +6,7 @@ import type { RequestHandler } from './context.js';
 export const sleep: RequestHandler<'sleep'> = {
   take: (ctx, a) => {
     const tab = ctx.state().tabs[String(a.tabId)];
-    if (tab && !ctx.agents.spec(tab.spec.kind)?.resume && tab.lifecycle !== 'suspended') return NOT_RESUMABLE;
+    if (tab && !ctx.agents.spec(tab.spec.kind)?.resume && tab.lifecycle !== 'asleep') return NOT_RESUMABLE;
     return { req: { op: 'sleep', tabId: String(a.tabId) } };
   },
   answer: () => ({ asleep: true }),

@@ -1,6 +1,6 @@
 // The tab list as the page shows it: chips on the strip, and the inbox's order.
 import { GLYPH_FRAMES, glyphText, type Glyph } from '../../status/glyphs.js';
-import { glyphWord, tabStateWord } from '../../status/vocabulary.js';
+import { glyphWord } from '../../status/vocabulary.js';
 import type { WebAttention, WebTab } from '../protocol.js';
 
 /** The glyph's character at a spinner frame; '' for `none` and for a name this page does not know. */
@@ -40,7 +40,7 @@ export function inboxOrder(tabs: readonly WebTab[]): WebTab[] {
  *  tab runs, what its chip's glyph says its agent does (working, needs-input, done, error…), or
  *  `running` when the glyph says nothing; else the tab's own state (asleep, exited, failed). */
 export function stateLabel(tab: Pick<WebTab, 'glyph' | 'lifecycle'>): string {
-  if (tab.lifecycle !== 'running') return tabStateWord(tab.lifecycle);
+  if (tab.lifecycle !== 'running') return tab.lifecycle;
   const word = glyphWord(tab.glyph);
-  return word === null || word === 'none' ? tabStateWord('running') : word;
+  return word === null || word === 'none' ? 'running' : word;
 }

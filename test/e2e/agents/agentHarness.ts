@@ -79,8 +79,8 @@ export async function newAgentTab(w: AgentWorld, kind: AgentName, name: string):
 }
 
 /** What a chip's glyph means, as src/status/glyphs.ts draws it. */
-export type ChipGlyph = 'none' | 'spinning' | 'needsInput' | 'done' | 'error' | 'suspended' | 'unresponsive' | 'stalled';
-const GLYPH_OF: Readonly<Record<string, ChipGlyph>> = { '?': 'needsInput', '✓': 'done', '✗': 'error', '◌': 'suspended', '!': 'unresponsive', '⧗': 'stalled' };
+export type ChipGlyph = 'none' | 'spinning' | 'needs-input' | 'done' | 'error' | 'asleep' | 'unresponsive' | 'stalled';
+const GLYPH_OF: Readonly<Record<string, ChipGlyph>> = { '?': 'needs-input', '✓': 'done', '✗': 'error', '◌': 'asleep', '!': 'unresponsive', '⧗': 'stalled' };
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 
 /** The glyph on the chip named `name`, as the screen shows it; null when there is no such chip. */

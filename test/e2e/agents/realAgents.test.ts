@@ -194,11 +194,11 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     const { a1, id } = await agentTab({ shell: true });
     await submit(a1, 'run touch approved.txt');
     a1.write(KEY.nextTab);
-    await waitForGlyph(a1, 'ag', 'needsInput');
+    await waitForGlyph(a1, 'ag', 'needs-input');
     expect(await tabEntry(w!.t, id)).toMatchObject({ glyph: 'needs-input', attention: 'needs-input', agent: { state: 'needs-input' } });
     a1.write(KEY.prevTab);
     await atDialog(a1);
-    expect(await chipGlyph(a1, 'ag')).toBe('needsInput');
+    expect(await chipGlyph(a1, 'ag')).toBe('needs-input');
     a1.write(p.approve);
     await waitFor(() => ran(w!, 'approved.txt'), { timeoutMs: AGENT_WAIT_MS, what: 'the approved tool to run' });
     await a1.waitForText(`${p.answer}ran touch approved.txt`, AGENT_WAIT_MS);
@@ -211,7 +211,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     for (const [i, [keys, how]] of p.denials.entries()) {
       await submit(a1, `run touch denied${i}.txt`);
       await atDialog(a1);
-      await waitForGlyph(a1, 'ag', 'needsInput', { what: `? before the denial ${how}` });
+      await waitForGlyph(a1, 'ag', 'needs-input', { what: `? before the denial ${how}` });
       for (const key of keys.match(/\x1b\[[AB]|./gs)!) {
         a1.write(key);
         if (key !== '\r') await waitForStill(a1, 300);
@@ -358,7 +358,7 @@ describe.each([CLAUDE, CODEX])('$kind in a tab', (p) => {
     a1.write(KEY.nextTab);
     await waitForGlyph(a1, 'ag', 'none');
     expect((await w!.t.run('tabs', 'sleep', id)).code).toBe(0);
-    await waitForGlyph(a1, 'ag', 'suspended');
+    await waitForGlyph(a1, 'ag', 'asleep');
     await waitForEntry(w!.t, id, (e) => e.status === 'asleep' && e.childPid === null, 'the tab asleep, its child gone');
     await waitFor(() => tabPids(id).length === 0, { what: 'no process of the sleeping tab' });
     a1.write(KEY.prevTab);

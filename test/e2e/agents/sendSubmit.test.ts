@@ -96,7 +96,7 @@ describe('keys typed right after denying a permission', () => {
     await a1.waitForText('Do you want to proceed?', AGENT_WAIT_MS);
     // Claude Code ignores keys for about 150 ms after its dialog appears.
     await waitForStill(a1);
-    await waitForGlyph(a1, 'ag', 'needsInput');
+    await waitForGlyph(a1, 'ag', 'needs-input');
     a1.write('4');
     // Typed as soon as the dialog has gone, at a quick typist's pace. Claude Code itself, run
     // directly, drops keys that arrive while it closes the dialog (3 of 8 times with none between

@@ -52,7 +52,7 @@ describe.each(PROFILES)('$kind answered from the phone', (p) => {
     await submit(a1, 'run touch from-phone.txt');
     // The terminal client looks at the shell tab: the agent asks in the background.
     a1.write(KEY.nextTab);
-    await waitForGlyph(a1, 'ag', 'needsInput');
+    await waitForGlyph(a1, 'ag', 'needs-input');
 
     web = await startWeb(w.t.run);
     browser = await launchBrowser();
