@@ -65,3 +65,10 @@ export class Timer implements Disposable {
     this.clear();
   }
 }
+
+/** An interval that keeps no process alive (unref'd), cleared by dispose. */
+export function interval(ms: number, fire: () => void): Disposable {
+  const handle = setInterval(fire, ms);
+  handle.unref();
+  return toDisposable(() => clearInterval(handle));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DisposableStore, Timer, toDisposable } from '../src/disposable.js';
+import { DisposableStore, Timer, interval, toDisposable } from '../src/disposable.js';
 
 describe('DisposableStore', () => {
   it('disposes what it holds once, in the order it was added', () => {
@@ -51,6 +51,23 @@ describe('Timer', () => {
       timer.dispose();
       vi.advanceTimersByTime(20);
       expect(fired).toHaveBeenCalledOnce();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('interval', () => {
+  it('fires every period until disposed', () => {
+    vi.useFakeTimers();
+    try {
+      const fired = vi.fn();
+      const every = interval(10, fired);
+      vi.advanceTimersByTime(35);
+      expect(fired).toHaveBeenCalledTimes(3);
+      every.dispose();
+      vi.advanceTimersByTime(50);
+      expect(fired).toHaveBeenCalledTimes(3);
     } finally {
       vi.useRealTimers();
     }

@@ -14,6 +14,7 @@ import { errorCode } from '../log.js';
 import type { Counters } from '../diag/counters.js';
 import type { TerminateIO } from '../lifecycle/terminate.js';
 import { pruneRecoveryFiles } from '../pruneFiles.js';
+import { DisposableStore, interval, toDisposable } from '../disposable.js';
 import { FencedError } from '../store/errors.js';
 import { boot, step, HOLDER_HEARTBEAT_MS, type CoreEvent, type CoreState, type CoreTab, type Effect, type StepResult } from './core/index.js';
 import { HolderIO, type SpawnPlan } from './holderIO.js';
@@ -83,9 +84,12 @@ export class Server {
   private readonly outbox: (() => void)[] = [];
   /** The core said exit: nothing more is fed to it. */
   private exited = false;
-  private shutDown = false;
-  private tickTimer: NodeJS.Timeout | null = null;
-  private captureTimer: NodeJS.Timeout | null = null;
+  /** Everything released on exit, in this order: the timers, the clients, the holder links,
+   * then the listening socket (kept by a fenced server: see shutdown). */
+  private readonly store = new DisposableStore();
+  /** The periodic work, stopped first: at a host stop, before the store. */
+  private readonly timers = this.store.add(new DisposableStore());
+  private fenced = false;
   private lastBeat = Date.now();
   private readonly startedAt = Date.now();
 
@@ -116,6 +120,11 @@ export class Server {
         this.agents.forget(tabId);
       },
     });
+    this.store.add(toDisposable(() => this.hub.closeAll()));
+    this.store.add(this.io);
+    // A fenced server's socket path is its successor's now; closing the listener would unlink
+    // that path too (libuv removes a Unix socket's file on close).
+    this.store.add(toDisposable(() => this.fenced || this.hub.listener.close()));
   }
 
   /** What request handlers see of this server. */
@@ -166,10 +175,8 @@ export class Server {
     this.run(boot(newIncarnation().slice(0, 7), Date.now(), durable, coreLimits(this.d.config)));
     // Only the lease holder gets here, so a leftover socket is a dead predecessor's.
     await this.hub.listener.listen();
-    this.tickTimer = setInterval(() => this.tick(), TICK_MS);
-    this.tickTimer.unref();
-    this.captureTimer = setInterval(() => this.captureLiveRecords(), LIVE_CAPTURE_MS);
-    this.captureTimer.unref();
+    this.timers.add(interval(TICK_MS, () => this.tick()));
+    this.timers.add(interval(LIVE_CAPTURE_MS, () => this.captureLiveRecords()));
   }
 
   // ---- the core ----
@@ -343,7 +350,7 @@ export class Server {
       return this.shutdown(0);
     }
     // Host stop: answered once every process it ended is gone, then the server exits.
-    this.stopTimers();
+    this.timers.dispose();
     void this.terminationsDone().then(() => {
       this.stopDone();
       setTimeout(() => this.shutdown(0), 50);
@@ -354,23 +361,14 @@ export class Server {
     while (this.io.terminations.size > 0) await Promise.all([...this.io.terminations]);
   }
 
-  private stopTimers(): void {
-    if (this.tickTimer) clearInterval(this.tickTimer);
-    if (this.captureTimer) clearInterval(this.captureTimer);
-    this.tickTimer = null;
-    this.captureTimer = null;
-  }
-
   shutdown(code: number): void {
-    if (this.shutDown) return;
-    this.shutDown = true;
+    if (this.store.isDisposed) return;
     this.exited = true;
-    this.stopTimers();
-    this.hub.closeAll();
-    this.io.dispose();
-    // A fenced server's socket path is its successor's now; closing the listener would unlink
-    // that path too (libuv removes a Unix socket's file on close).
-    if (code !== FENCED_EXIT_CODE) this.hub.listener.close();
-    this.d.onExit(code);
+    this.fenced = code === FENCED_EXIT_CODE;
+    try {
+      this.store.dispose();
+    } finally {
+      this.d.onExit(code);
+    }
   }
 }

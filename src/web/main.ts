@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
 import { ensureProfileDirs, resolvePaths, type Paths } from '../paths.js';
 import { createLogger, errorCode, type Logger } from '../log.js';
+import { DisposableStore, interval, toDisposable } from '../disposable.js';
 import { ServerClient } from '../client/serverClient.js';
 import { DEFAULT_IDLE_MS, WebAuth } from './auth.js';
 import { askWeb, serveWebControl, webSocketPath, type WebInfo, type WebOp } from './control.js';
@@ -99,6 +100,9 @@ export async function webMain(argv: readonly string[]): Promise<void> {
   }
   const auth = new WebAuth(args.idleMs);
   const pages = new Map<WebSocket, { sid: string; link: PageLink; alive: boolean }>();
+  /** Everything released on stop, in the order it was opened: the pages, the web server, the
+   * control socket and its file, the timers. */
+  const store = new DisposableStore();
   let web: WebServer;
   try {
     web = await startWebServer({
@@ -115,6 +119,15 @@ export async function webMain(argv: readonly string[]): Promise<void> {
     report({ error: { code, message } });
     return process.exit(1);
   }
+  store.add(
+    toDisposable(() => {
+      for (const [ws, page] of pages) {
+        page.link.close();
+        ws.close(WS_CLOSE.stopping, 'a1 web stopped');
+      }
+    }),
+  );
+  store.add(toDisposable(() => web.close()));
 
   function openPage(ws: WebSocket, sid: string): void {
     const link = new PageLink({ paths, profile: paths.profile, env: process.env, log, socket: ws });
@@ -167,29 +180,29 @@ export async function webMain(argv: readonly string[]): Promise<void> {
     fs.rmSync(webSocketPath(paths), { force: true });
     control = await serveWebControl(paths, answer, log);
   } catch (err) {
-    web.close();
+    store.dispose();
     report({ error: { code: errorCode(err), message: `Cannot open the web process's socket: ${(err as Error).message}` } });
     return process.exit(1);
   }
+  store.add(toDisposable(() => control.close()));
+  store.add(toDisposable(() => fs.rmSync(webSocketPath(paths), { force: true })));
 
   function shutdown(why: string): void {
+    if (store.isDisposed) return;
     log.info('stop', { reason: why });
-    for (const [ws, page] of pages) {
-      page.link.close();
-      ws.close(WS_CLOSE.stopping, 'a1 web stopped');
+    try {
+      store.dispose();
+    } finally {
+      // Let the close frames go out.
+      setTimeout(() => process.exit(0), 200).unref();
     }
-    web.close();
-    control.close();
-    fs.rmSync(webSocketPath(paths), { force: true });
-    // Let the close frames go out.
-    setTimeout(() => process.exit(0), 200).unref();
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGHUP', () => undefined);
 
-  setInterval(() => auth.sweep(Date.now()), SWEEP_MS).unref();
-  setInterval(() => {
+  store.add(interval(SWEEP_MS, () => auth.sweep(Date.now())));
+  store.add(interval(PING_MS, () => {
     for (const [ws, page] of pages) {
       if (!page.alive) {
         ws.terminate();
@@ -198,7 +211,7 @@ export async function webMain(argv: readonly string[]): Promise<void> {
       page.alive = false;
       ws.ping();
     }
-  }, PING_MS).unref();
+  }));
   void watchServer(paths, log, () => shutdown('host-stop'));
   log.info('start', {});
   report({ ready: true, port: web.port });
