@@ -119,6 +119,8 @@ class AttachClient {
       tab.catch(() => undefined); // a failed subscribe is the error reported
       await subscribed;
       const { tabId } = await tab;
+      // Left while the tab was asked for (a signal, the host stopping): the outer terminal is
+      // not entered for a client that is gone.
       if (s.store.isDisposed) return s.leaving.exitCode;
       s.outer.enter();
       this.io.stdin.on('data', s.input.onStdin);
