@@ -34,7 +34,7 @@ function loadWithCodeCache(file, writeAfterMs = WRITE_CACHE_AFTER_MS) {
     cachedData,
   });
   // Code from a cache cannot import() (V8 drops its host options), so the bundle imports its ES
-  // module part (Ink) through this, from here (src/app/attach/painter.ts).
+  // module part (Ink) through this, from here (src/app/attach/uiLayers.ts).
   globalThis.a1ImportBesideBundle = (specifier) => import(url.pathToFileURL(path.resolve(path.dirname(file), specifier)).href);
   const mod = { exports: {}, filename: file, id: file, loaded: false };
   script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));

@@ -152,6 +152,8 @@ export class ControlLink implements Disposable {
           onReplaced: (pid) => this.host.addNotice(`The a1 server (pid ${pid}) was not responding; it was stopped and replaced.`),
         });
         if (server.started) this.autoStarts.push(now);
+        // Disposed while it connected: the new connection is no one's.
+        if (this.disposed) return server.close();
         this.server = server;
         await this.subscribe();
         this.reconnecting = false;

@@ -11,7 +11,7 @@ import { openHotkeys, openHelp } from '../overlays/hotkeys.js';
 import { jumpTab, moveIndex, stepTab } from '../navigation.js';
 import type { ControlLink } from '../../client/controlLink.js';
 import type { CopyModeEffects } from './copyModeEffects.js';
-import type { Overlays } from './overlays.js';
+import type { OverlayCommand, Overlays } from './overlays.js';
 
 const EVERY_TAB_STOPPED_MESSAGE = '\x1b[2mevery tab was stopped\x1b[0m';
 
@@ -130,4 +130,16 @@ export async function quitAll(c: ClientOps, confirmed: boolean): Promise<void> {
   }
   for (const t of [...c.control.tabs]) await c.control.request('close', { tabId: t.id }).catch(() => undefined);
   c.finish(0, EVERY_TAB_STOPPED_MESSAGE);
+}
+
+/** A command a key in an overlay chose (Overlays.onCommand). */
+export function runOverlayCommand(c: ClientOps, chosen: OverlayCommand): void {
+  switch (chosen.kind) {
+    case 'run':
+      return void runCommand(c, chosen.command);
+    case 'quitAll':
+      return void quitAll(c, true);
+    case 'closeTab':
+      return void closeTab(c, chosen.tabId).catch(() => c.addNotice('The tab could not be closed.'));
+  }
 }

@@ -98,6 +98,13 @@ export class CopyModeEffects {
     return this.copy?.state?.cols ?? null;
   }
 
+  /** A surface frame came `cols` wide: the holder's width changed (its controller resized), and
+   * copy mode's lines reflowed with it. */
+  followWidth(cols: number): void {
+    const copyCols = this.cols;
+    if (copyCols !== null && cols !== copyCols) this.resize(cols);
+  }
+
   /** The surface is `cols` wide now (the outer terminal or the holder's controller resized). */
   resize(cols: number): void {
     this.step({ kind: 'resize', cols, height: this.host.surfaceRows() });

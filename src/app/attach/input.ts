@@ -13,14 +13,21 @@ import { runAction, type ClientOps } from './actions.js';
 import type { Painter } from './painter.js';
 import type { StripMouse } from './stripMouse.js';
 import type { ViewLink } from './viewLink.js';
+import type { ActionQueue } from './actionQueue.js';
 import { routeEvents, type RouteContext, type RouterState } from './routeEvents.js';
 
-export interface InputHost extends ClientOps {
-  readonly viewLink: ViewLink;
-  readonly painter: Painter;
-  readonly stripMouse: StripMouse;
-  readonly outer: OuterTerminal;
+export interface InputDeps {
+  /** What a shortcut's action acts on. */
+  readonly ops: ClientOps;
+  /** Where actions wait for the ones typed before them. */
+  readonly queue: ActionQueue;
+  readonly viewLink: Pick<ViewLink, 'sendInput'>;
+  readonly painter: Pick<Painter, 'lastSurface'>;
+  readonly stripMouse: Pick<StripMouse, 'pressed' | 'onMouse' | 'setHovered'>;
+  readonly outer: Pick<OuterTerminal, 'enhanceKeyboard'>;
   readonly detachIntervalMs: number;
+  /** A lone ESC is a key once this long passed with nothing after it. */
+  readonly escapeTimeoutMs: number;
   /** The first-run hint's key while the hint shows, else null. */
   hintKey(): string | null;
   dismissHint(): void;
@@ -38,14 +45,9 @@ export class TerminalInput implements Disposable {
   private readonly escTimer = new Timer();
   /** Gives up on a begun chord. */
   private readonly chordTimer = new Timer();
-  private actions: Promise<void> = Promise.resolve();
-  private actionsPending = 0;
 
-  constructor(
-    private readonly host: InputHost,
-    escapeTimeoutMs: number,
-  ) {
-    this.tokenizer = new InputTokenizer(escapeTimeoutMs);
+  constructor(private readonly deps: InputDeps) {
+    this.tokenizer = new InputTokenizer(deps.escapeTimeoutMs);
   }
 
   readonly onStdin = (chunk: Buffer): void => {
@@ -71,8 +73,8 @@ export class TerminalInput implements Disposable {
     this.chordTimer.set(CHORD_TIMEOUT_MS, () => {
       const { state, flushed } = chordTimeout(this.router.chord);
       this.router = { ...this.router, chord: state };
-      if (this.host.copyMode.active) for (const ev of flushed) this.host.copyMode.onEvent(ev);
-      else this.host.viewLink.sendInput([...flushed]);
+      if (this.deps.ops.copyMode.active) for (const ev of flushed) this.deps.ops.copyMode.onEvent(ev);
+      else this.deps.viewLink.sendInput([...flushed]);
     });
   }
 
@@ -87,7 +89,7 @@ export class TerminalInput implements Disposable {
     if (!reply) return false;
     if (this.keyboard === 'asked') {
       this.keyboard = reply.k === 'kitty' ? 'kitty' : 'legacy';
-      if (reply.k === 'kitty') this.host.outer.enhanceKeyboard();
+      if (reply.k === 'kitty') this.deps.outer.enhanceKeyboard();
     }
     return true;
   }
@@ -95,16 +97,16 @@ export class TerminalInput implements Disposable {
   private routeContext(): RouteContext {
     return {
       state: this.router,
-      keymap: this.host.keymap,
+      keymap: this.deps.ops.keymap,
       kitty: this.keyboard === 'kitty',
-      overlayOpen: this.host.overlays.isOpen,
-      copying: this.host.copyMode.active,
-      stripPress: this.host.stripMouse.pressed,
-      modes: this.host.painter.lastSurface?.modes ?? null,
+      overlayOpen: this.deps.ops.overlays.isOpen,
+      copying: this.deps.ops.copyMode.active,
+      stripPress: this.deps.stripMouse.pressed,
+      modes: this.deps.painter.lastSurface?.modes ?? null,
       now: Date.now(),
-      detachIntervalMs: this.host.detachIntervalMs,
-      hintKey: this.host.hintKey(),
-      surfaceTop: this.host.surfaceTop(),
+      detachIntervalMs: this.deps.detachIntervalMs,
+      hintKey: this.deps.hintKey(),
+      surfaceTop: this.deps.surfaceTop(),
     };
   }
 
@@ -113,8 +115,8 @@ export class TerminalInput implements Disposable {
   private onStoppedServerKeys(events: readonly InputEvent[]): void {
     for (const ev of events) {
       if (ev.k !== 'text' || ev.mods?.alt || ev.mods?.ctrl) continue;
-      if (ev.s === 'q') return this.host.finish(0, 'a1 server stopped · run a1 to start it again');
-      if (ev.s === 'r') return this.host.control.allowStart();
+      if (ev.s === 'q') return this.deps.ops.finish(0, 'a1 server stopped · run a1 to start it again');
+      if (ev.s === 'r') return this.deps.ops.control.allowStart();
     }
   }
 
@@ -122,8 +124,8 @@ export class TerminalInput implements Disposable {
    * after the prompt key or F2 reach the prompt or editor it opens, never the tab. */
   private handleEvents(events: InputEvent[], queued = false): void | Promise<void> {
     if (events.length === 0) return;
-    if (this.host.control.serverStopped) return this.onStoppedServerKeys(events);
-    if (!queued && this.actionsPending > 0) return this.chain(() => this.handleEvents(events, true));
+    if (this.deps.ops.control.serverStopped) return this.onStoppedServerKeys(events);
+    if (!queued && this.deps.queue.busy) return this.deps.queue.chain(() => this.handleEvents(events, true));
     const forward: InputEvent[] = [];
     for (let pending = events; pending.length > 0; ) {
       const routed = routeEvents(this.routeContext(), pending);
@@ -136,63 +138,54 @@ export class TerminalInput implements Disposable {
             forward.push(route.ev);
             break;
           case 'send':
-            this.host.viewLink.sendInput(forward.splice(0));
+            this.deps.viewLink.sendInput(forward.splice(0));
             break;
           case 'overlay':
-            this.host.overlays.onKey(route.ev);
+            this.deps.ops.overlays.onKey(route.ev);
             break;
           case 'copy':
-            this.host.copyMode.onEvent(route.ev);
+            this.deps.ops.copyMode.onEvent(route.ev);
             break;
           case 'leaveCopy':
-            this.host.copyMode.leave();
+            this.deps.ops.copyMode.leave();
             break;
           case 'strip':
-            this.host.stripMouse.onMouse(route.ev);
+            this.deps.stripMouse.onMouse(route.ev);
             break;
           case 'unhover':
-            this.host.stripMouse.setHovered(null);
+            this.deps.stripMouse.setHovered(null);
             break;
           case 'closeOverlays':
-            this.host.overlays.closeAll();
+            this.deps.ops.overlays.closeAll();
             break;
           case 'dismissHint':
-            this.host.dismissHint();
+            this.deps.dismissHint();
             break;
           case 'detach':
-            this.host.noteKeyUsed('detach');
-            return this.host.detachClient();
+            this.deps.noteKeyUsed('detach');
+            return this.deps.ops.detachClient();
           case 'action':
-            this.host.noteKeyUsed(route.action);
-            return this.thenRest(queued, () => runAction(this.host, route.action), pending);
+            this.deps.noteKeyUsed(route.action);
+            return this.thenRest(queued, () => runAction(this.deps.ops, route.action), pending);
           case 'enterCopy':
-            return this.thenRest(queued, () => this.host.copyMode.enter(route.scroll, route.press), pending);
+            return this.thenRest(queued, () => this.deps.ops.copyMode.enter(route.scroll, route.press), pending);
         }
       }
     }
-    this.host.viewLink.sendInput(forward);
+    this.deps.viewLink.sendInput(forward);
   }
 
   /** Runs `step`, then the events after it. Already inside the queue: finish them in place,
    * ahead of anything typed later. */
   private thenRest(queued: boolean, step: () => Promise<void>, rest: InputEvent[]): void | Promise<void> {
     if (queued) return step().then(() => this.handleEvents(rest, true));
-    this.chain(step);
-    if (rest.length > 0) this.chain(() => this.handleEvents(rest, true));
+    this.deps.queue.chain(step);
+    if (rest.length > 0) this.deps.queue.chain(() => this.handleEvents(rest, true));
   }
 
-  /** Actions run one at a time, in the order typed: each sees the revision and order the one
-   * before it left (the server's topology change precedes its reply on the same socket). */
+  /** Runs `action` after the actions typed before it. */
   enqueueAction(action: ActionId): void {
-    this.chain(() => runAction(this.host, action));
-  }
-
-  chain(step: () => void | Promise<void>): void {
-    this.actionsPending++;
-    this.actions = this.actions.then(async () => {
-      this.actionsPending--;
-      await step();
-    });
+    this.deps.queue.chain(() => runAction(this.deps.ops, action));
   }
 
   dispose(): void {

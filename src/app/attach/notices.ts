@@ -4,6 +4,10 @@ import os from 'node:os';
 import type { HolderState, TabInfo } from '../../protocol/messages.js';
 import { GLYPH_STATES, TAB_STATES } from '../../status/vocabulary.js';
 import type { LinkState } from '../../client/controlLink.js';
+import { Emitter } from '../../emitter.js';
+import type { Disposable } from '../../disposable.js';
+import type { Keymap } from '../../keymap/keys.js';
+import { chordLabel } from '../overlays/hotkeys.js';
 
 /** How long a transient notice stays up. */
 const NOTICE_MS = 8_000;
@@ -15,29 +19,42 @@ const LINK_NOTICES: Readonly<Record<LinkState, string | null>> = {
   stopped: 'a1 server stopped · [r] restart it  [q] quit',
 };
 
-export class Notices {
+export class Notices implements Disposable {
   private transient: { text: string; until: number }[] = [];
   /** Stays until replaced: the server link's state. */
   private persistent: string | null = null;
-
-  /** `changed` draws the UI again: at once, and when the notice expires. */
-  constructor(private readonly changed: () => void) {}
+  /** Each transient notice's expiry, which draws the UI again without it. */
+  private readonly expiries = new Set<NodeJS.Timeout>();
+  private readonly changed = new Emitter();
+  /** The notices changed: at once, and when a notice expires. */
+  readonly onChange = this.changed.event;
 
   add(text: string): void {
     this.transient.push({ text, until: Date.now() + NOTICE_MS });
-    this.changed();
-    setTimeout(() => this.changed(), NOTICE_MS + 10).unref();
+    this.changed.fire();
+    const expiry = setTimeout(() => {
+      this.expiries.delete(expiry);
+      this.changed.fire();
+    }, NOTICE_MS + 10);
+    expiry.unref();
+    this.expiries.add(expiry);
   }
 
   setLink(state: LinkState): void {
     this.persistent = LINK_NOTICES[state];
-    this.changed();
+    this.changed.fire();
   }
 
   /** The notices up now, the one that stays first. */
   current(now = Date.now()): string[] {
     this.transient = this.transient.filter((n) => n.until > now);
     return [...(this.persistent ? [this.persistent] : []), ...this.transient.map((n) => n.text)];
+  }
+
+  dispose(): void {
+    for (const expiry of this.expiries) clearTimeout(expiry);
+    this.expiries.clear();
+    this.changed.dispose();
   }
 }
 
@@ -58,6 +75,12 @@ export function tabStateNotice(viewed: TabInfo | undefined, state: HolderState |
   // An agent is restarted (its session resumed); a command is run again as it was given.
   const again = state.agent ? 'restart' : 'run again';
   return [`${TAB_STATES.exited.word}${how} · read-only`, `[r] ${again}  [${closeKey}] close`];
+}
+
+/** The tab is read-only here: another terminal controls it, and this key takes control. */
+export function readOnlyNotice(keymap: Keymap): string {
+  const keys = keymap.byAction.get('takeControl') ?? [];
+  return keys.length > 0 ? `read-only: another terminal controls this tab · ${chordLabel(keys[0])} takes control` : 'read-only: another terminal controls this tab';
 }
 
 /** SIGINT for 2: the name people know a signal by; its number when the platform has no name. */

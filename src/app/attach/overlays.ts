@@ -13,17 +13,29 @@ import { confirmKey } from '../overlays/confirm.js';
 import { scrollHotkeys } from '../overlays/hotkeys.js';
 import { moveMenu } from '../overlays/menu.js';
 import { editRename, startRename, type RenameState } from '../overlays/names.js';
-import { closeTab, quitAll, runCommand, type ClientOps } from './actions.js';
+import type { Command } from '../overlays/commands.js';
+import type { ControlLink } from '../../client/controlLink.js';
+import { Emitter } from '../../emitter.js';
+import type { ActionQueue } from './actionQueue.js';
+import type { ViewLink } from './viewLink.js';
 
 /** Picker rows for past sessions carry this before the session id, so they never clash with tab ids. */
 const SESSION_ROW_PREFIX = 'session:';
 
-export interface OverlaysHost extends ClientOps {
-  /** Runs `step` after the actions queued before it. */
-  chain(step: () => void | Promise<void>): void;
+export interface OverlaysDeps {
+  readonly control: ControlLink;
+  readonly viewLink: Pick<ViewLink, 'viewed' | 'viewTab' | 'switchTo'>;
+  /** Where reopening a past session waits for the actions queued before it. */
+  readonly queue: ActionQueue;
+  /** The arguments a new tab is created with (ClientOps.createArgs). */
+  createArgs(): object;
+  addNotice(text: string): void;
   surfaceSize(): { cols: number; rows: number };
   renderUi(): void;
 }
+
+/** What a key in an overlay asks the client's commands for (attach/actions.ts carries it out). */
+export type OverlayCommand = { kind: 'run'; command: Command } | { kind: 'quitAll' } | { kind: 'closeTab'; tabId: string };
 
 export class Overlays {
   overlay: Overlay | null = null;
@@ -31,8 +43,11 @@ export class Overlays {
   /** The tab a chip menu (right click) acts on; null for the overflow menu, which lists tabs. */
   menuTab: string | null = null;
   private pastSessions: PastSession[] = [];
+  private readonly commands = new Emitter<OverlayCommand>();
+  /** A command was chosen: typed at the prompt, confirmed, or picked from a chip's menu. */
+  readonly onCommand = this.commands.event;
 
-  constructor(private readonly host: OverlaysHost) {}
+  constructor(private readonly host: OverlaysDeps) {}
 
   /** An overlay or the rename editor has the keys. */
   get isOpen(): boolean {
@@ -52,7 +67,7 @@ export class Overlays {
 
   /** An open picker follows the tabs: one came or went, or a status or title changed. */
   followTabs(): void {
-    if (this.overlay?.kind === 'picker') this.overlay = { kind: 'picker', state: setPickerTabs(this.overlay.state, this.pickerTabs(), this.host.viewed()) };
+    if (this.overlay?.kind === 'picker') this.overlay = { kind: 'picker', state: setPickerTabs(this.overlay.state, this.pickerTabs(), this.host.viewLink.viewed) };
   }
 
   onKey(ev: InputEvent): void {
@@ -76,7 +91,7 @@ export class Overlays {
         const r = editPrompt(overlay.state, ev);
         if (r.action.kind === 'none') return this.open({ kind: 'prompt', state: r.state });
         this.open(null);
-        if (r.action.kind === 'run') void runCommand(host, r.action.command);
+        if (r.action.kind === 'run') this.commands.fire({ kind: 'run', command: r.action.command });
         return;
       }
       case 'picker': {
@@ -85,8 +100,8 @@ export class Overlays {
         this.open(null);
         if (r.action.kind === 'view') {
           const session = r.action.tabId.startsWith(SESSION_ROW_PREFIX) ? r.action.tabId.slice(SESSION_ROW_PREFIX.length) : null;
-          if (session === null) host.switchTo(r.action.tabId);
-          else host.chain(() => this.reopenSession(session));
+          if (session === null) host.viewLink.switchTo(r.action.tabId);
+          else host.queue.chain(() => this.reopenSession(session));
         }
         return;
       }
@@ -97,7 +112,7 @@ export class Overlays {
         if (answer === 'cancel') return;
         const state = overlay.state;
         if (state.kind === 'closeTab') void host.control.request('close', { tabId: state.tabId }).catch(() => host.addNotice('The tab could not be closed.'));
-        else void quitAll(host, true);
+        else this.commands.fire({ kind: 'quitAll' });
         return;
       }
       case 'hotkeys': {
@@ -118,9 +133,9 @@ export class Overlays {
   private onMenuSelect(id: string): void {
     const tabId = this.menuTab;
     this.menuTab = null;
-    if (tabId === null) return this.host.switchTo(id); // the overflow menu lists tabs by id
+    if (tabId === null) return this.host.viewLink.switchTo(id); // the overflow menu lists tabs by id
     if (id === 'rename') this.startRenaming(tabId);
-    else if (id === 'close') void closeTab(this.host, tabId).catch(() => this.host.addNotice('The tab could not be closed.'));
+    else if (id === 'close') this.commands.fire({ kind: 'closeTab', tabId });
   }
 
   startRenaming(tabId: string | null): void {
@@ -149,13 +164,13 @@ export class Overlays {
     } catch {
       // The picker still lists the tabs.
     }
-    this.open({ kind: 'picker', state: openPicker(this.pickerTabs(), this.host.viewed()) });
+    this.open({ kind: 'picker', state: openPicker(this.pickerTabs(), this.host.viewLink.viewed) });
   }
 
   private async reopenSession(sessionId: string): Promise<void> {
     try {
       const { tabId } = await this.host.control.request('openSession', { ...this.host.createArgs(), sessionId, cwd: null });
-      await this.host.viewTab(tabId);
+      await this.host.viewLink.viewTab(tabId);
     } catch (err) {
       this.host.addNotice(err instanceof ServerError ? err.message : 'That session could not be opened.');
     }

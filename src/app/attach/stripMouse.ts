@@ -9,16 +9,22 @@ import { dropIndexAt, hitTest, itemAt, type StripLayout, type StripTarget } from
 import { glyphText } from '../../status/glyphs.js';
 import { glyphFor } from '../ui/chip.js';
 import type { Disposable } from '../../disposable.js';
-import type { ClientOps } from './actions.js';
+import { Emitter } from '../../emitter.js';
+import type { ControlLink } from '../../client/controlLink.js';
 import { STRIP_ROWS } from './geometry.js';
+import type { Overlays } from './overlays.js';
+import type { ViewLink } from './viewLink.js';
 
 /** A press held this long on a chip starts a drag even without moving (SPEC §8). */
 const DRAG_HOLD_MS = 250;
 
-export interface StripMouseHost extends ClientOps {
+export interface StripMouseDeps {
+  readonly control: ControlLink;
+  readonly overlays: Overlays;
+  readonly viewLink: Pick<ViewLink, 'viewed' | 'switchTo'>;
   /** The strip as last laid out. */
   strip(): StripLayout | null;
-  enqueueAction(action: ActionId): void;
+  addNotice(text: string): void;
   renderUi(): void;
 }
 
@@ -27,8 +33,11 @@ export class StripMouse implements Disposable {
   private press: { tabId: string; x: number; timer: NodeJS.Timeout } | null = null;
   drag: { tabId: string; dropIndex: number } | null = null;
   hovered: StripTarget | null = null;
+  private readonly actions = new Emitter<ActionId>();
+  /** A click asked for a shortcut's action (`+`: a new tab). */
+  readonly onAction = this.actions.event;
 
-  constructor(private readonly host: StripMouseHost) {}
+  constructor(private readonly host: StripMouseDeps) {}
 
   /** A press on a chip is held: the mouse belongs to the strip until its release. */
   get pressed(): boolean {
@@ -72,16 +81,16 @@ export class StripMouse implements Disposable {
     }
     if (ev.button !== 'left') return;
     if (target.kind === 'chip') {
-      host.switchTo(target.tabId);
+      host.viewLink.switchTo(target.tabId);
       // Held for a moment or moved, the press becomes a drag that reorders (SPEC §8).
       this.press = { tabId: target.tabId, x: ev.x, timer: setTimeout(() => this.startDrag(), DRAG_HOLD_MS) };
-    } else if (target.kind === 'plus') host.enqueueAction('newTab');
+    } else if (target.kind === 'plus') this.actions.fire('newTab');
     else if (target.kind === 'overflow') {
       const chip = strip ? itemAt(strip, ev.x) : null;
       const focus = chip?.kind === 'overflow' ? chip.focusTabId : undefined;
       const tabs = host.control.tabs.map((t) => ({ id: t.id, name: t.name, glyph: glyphText(glyphFor(t), 0) }));
       overlays.menuTab = null;
-      overlays.open({ kind: 'menu', state: tabsMenu(tabs, host.viewed(), focus), at });
+      overlays.open({ kind: 'menu', state: tabsMenu(tabs, host.viewLink.viewed, focus), at });
     }
   }
 
@@ -138,5 +147,6 @@ export class StripMouse implements Disposable {
 
   dispose(): void {
     if (this.press) clearTimeout(this.press.timer);
+    this.actions.dispose();
   }
 }

@@ -7,9 +7,9 @@ import type { InputEvent } from '../../input/events.js';
 import { HolderView } from '../../client/holderView.js';
 import { INPUT_REFUSALS, NOT_ACCEPTING_NOTICE } from '../../client/inputRefusals.js';
 import type { Disposable } from '../../disposable.js';
+import { Emitter } from '../../emitter.js';
 import type { ControlLink } from '../../client/controlLink.js';
 import { sameBesidesTitle } from '../../client/controlLink.js';
-import type { CopyModeEffects } from './copyModeEffects.js';
 import type { Painter } from './painter.js';
 
 /** Keys typed while a tab's holder is (re)connecting are kept up to this size (SPEC §7: keys
@@ -21,11 +21,17 @@ const REBIND_RETRY_MS = 300;
 const PROMPT_OFFERED_NOTICE = 'the last prompt had no reply; it is back in the input, not sent';
 const PROMPT_NOT_OFFERED_NOTICE = 'the last prompt had no reply and could not be put back in the input; nothing was sent';
 
-export interface ViewLinkHost {
+/** The tab this client views: the view link sets it, and the server link reads it to view the
+ * tab again on a replacement server (ControlLinkHost.viewed). */
+export class ViewedTab {
+  id: string | null = null;
+}
+
+export interface ViewLinkDeps {
   readonly clientId: string;
   readonly control: ControlLink;
-  readonly painter: Painter;
-  readonly copyMode: CopyModeEffects;
+  readonly painter: Pick<Painter, 'setSurface' | 'schedulePaint' | 'clearSurface'>;
+  readonly viewedTab: ViewedTab;
   /** The surface's size on the outer screen. */
   surfaceSize(): { cols: number; rows: number };
   addNotice(text: string): void;
@@ -37,7 +43,6 @@ export interface ViewLinkHost {
 }
 
 export class ViewLink implements Disposable {
-  viewed: string | null = null;
   view: HolderView | null = null;
   /** The viewed tab's state as its holder reports it; null until it does. */
   viewState: HolderState | null = null;
@@ -47,11 +52,28 @@ export class ViewLink implements Disposable {
   /** A key woke the viewed sleeping tab and its view is being opened. */
   private waking = false;
   private disposed = false;
+  private readonly leaving = new Emitter();
+  /** The view is about to go (another tab, or this one again): copy mode on it ends. */
+  readonly onLeavingView = this.leaving.event;
+  private readonly surfaceWidth = new Emitter<number>();
+  /** A surface frame arrived `cols` wide (the holder's controller may have resized it). */
+  readonly onSurfaceWidth = this.surfaceWidth.event;
+  private readonly viewClosed = new Emitter<HolderView>();
+  /** A holder connection closed, whichever tab it showed. */
+  readonly onViewClosed = this.viewClosed.event;
 
-  constructor(private readonly host: ViewLinkHost) {}
+  constructor(private readonly host: ViewLinkDeps) {}
 
   private get tabs() {
     return this.host.control.tabs;
+  }
+
+  get viewed(): string | null {
+    return this.host.viewedTab.id;
+  }
+
+  private set viewed(tabId: string | null) {
+    this.host.viewedTab.id = tabId;
   }
 
   async viewTab(tabId: string): Promise<void> {
@@ -61,7 +83,7 @@ export class ViewLink implements Disposable {
     const old = this.view;
     this.view = null;
     this.viewState = null;
-    this.host.copyMode.leave();
+    this.leaving.fire();
     old?.close();
     this.viewed = tabId;
     const grant = await this.host.control.request('view', { tabId });
@@ -72,9 +94,7 @@ export class ViewLink implements Disposable {
         patch: (patch) => {
           if (this.view !== view) return;
           this.host.painter.setSurface(patch);
-          // The holder's width changed (its controller resized): copy mode's lines reflowed.
-          const copyCols = this.host.copyMode.cols;
-          if (copyCols !== null && patch.cols !== copyCols) this.host.copyMode.resize(patch.cols);
+          this.surfaceWidth.fire(patch.cols);
           // The holder already paces frames: one that arrives outside the paint interval is
           // painted now, not a loop turn later (it is usually a keystroke's echo).
           this.host.painter.schedulePaint(true);
@@ -113,7 +133,7 @@ export class ViewLink implements Disposable {
           if (this.view === view) this.host.onClipboard(sequence);
         },
         closed: () => {
-          this.host.copyMode.onViewClosed(view);
+          this.viewClosed.fire(view);
           if (this.view !== view) return;
           this.view = null;
           this.host.renderUi();
@@ -152,6 +172,15 @@ export class ViewLink implements Disposable {
         await new Promise((r) => setTimeout(r, REBIND_RETRY_MS));
       }
     }
+  }
+
+  /** Views `tabId` (null: stays), telling the user when it cannot be viewed. */
+  switchTo(tabId: string | null): void {
+    if (tabId === null || tabId === this.viewed) return;
+    void this.viewTab(tabId).catch((err) => {
+      this.host.addNotice(err instanceof ServerError ? err.message : 'That tab cannot be viewed.');
+      void this.rebindView(tabId);
+    });
   }
 
   /** The tab list changed: a viewed tab that is gone is not viewed any more. True when so. */
@@ -255,5 +284,8 @@ export class ViewLink implements Disposable {
   dispose(): void {
     this.disposed = true;
     this.view?.close();
+    this.leaving.dispose();
+    this.surfaceWidth.dispose();
+    this.viewClosed.dispose();
   }
 }
