@@ -96,18 +96,7 @@ export class Server {
   constructor(private readonly d: ServerDeps) {
     this.stopped = new Promise((resolve) => (this.stopDone = resolve));
     this.agents = new AgentStarts(d.config, d.registry);
-    this.io = new HolderIO({
-      ...d,
-      core: { feed: (e) => this.feed(e), state: () => this.state, stillWriter: () => this.stillWriter() },
-    });
-    this.commits = new RegistryCommits({
-      registry: d.registry,
-      log: d.log,
-      state: () => this.state,
-      io: this.io,
-      guarded: (write) => this.guarded(write),
-      notice: (text) => this.hub.broadcast({ t: 'notice', text }),
-    });
+    this.io = new HolderIO({ ...d, core: { feed: (e) => this.feed(e), state: () => this.state, stillWriter: () => this.stillWriter() } });
     this.hub = new ClientHub({
       ...d,
       requests: this.requestContext(),
@@ -120,6 +109,19 @@ export class Server {
         this.agents.forget(tabId);
       },
     });
+    this.commits = new RegistryCommits({
+      registry: d.registry,
+      log: d.log,
+      state: () => this.state,
+      io: this.io,
+      guarded: (write) => this.guarded(write),
+      notice: (text) => this.hub.broadcast({ t: 'notice', text }),
+    });
+    this.releaseOnExit();
+  }
+
+  /** After the timers: the clients, the holder links, then the listening socket. */
+  private releaseOnExit(): void {
     this.store.add(toDisposable(() => this.hub.closeAll()));
     this.store.add(this.io);
     // A fenced server's socket path is its successor's now; closing the listener would unlink
