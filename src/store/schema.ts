@@ -108,41 +108,20 @@ const addChildStart: Migration = (db) => {
 
 /**
  * A sleeping tab's lifecycle is 'asleep', the word people read, rather than 'suspended' (issue 29:
- * one name per concept). SQLite cannot alter a CHECK, so the table is rebuilt with the new list,
- * every column in its place and its rows copied with the old word rewritten; inside migrateTo's
- * one transaction, a crash mid-way leaves the version 4 table as it was.
+ * one name per concept). SQLite cannot alter a CHECK, so the table is rebuilt as SQLite's own
+ * guide to schema changes does: the new table from the old one's stored definition with the new
+ * list, every column copied in its place with the old word rewritten. Inside migrateTo's one
+ * transaction, a crash mid-way leaves the version 4 table as it was.
  */
 const renameSuspendedToAsleep: Migration = (db) => {
+  const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'tabs'").get() as { sql: string };
+  const oldList = "'exited', 'failed', 'suspended')";
+  if (!sql.startsWith('CREATE TABLE tabs (') || !sql.includes(oldList)) throw new Error('the tabs table is not version 4\'s');
+  db.exec(sql.replace('CREATE TABLE tabs (', 'CREATE TABLE tabs_v5 (').replace(oldList, "'exited', 'failed', 'asleep')"));
+  const columns = (db.prepare('PRAGMA table_info(tabs)').all() as { name: string }[]).map((c) => c.name);
+  const values = columns.map((c) => (c === 'lifecycle' ? "CASE lifecycle WHEN 'suspended' THEN 'asleep' ELSE lifecycle END" : c));
   db.exec(`
-    CREATE TABLE tabs_v5 (
-      id TEXT PRIMARY KEY,
-      kind TEXT NOT NULL,
-      name TEXT NOT NULL,
-      name_source TEXT NOT NULL CHECK (name_source IN ('default', 'user', 'auto')),
-      ord INTEGER NOT NULL,
-      cwd TEXT NOT NULL,
-      command TEXT,
-      desired TEXT NOT NULL CHECK (desired IN ('running', 'stopped')),
-      lifecycle TEXT NOT NULL CHECK (lifecycle IN ('starting', 'running', 'exited', 'failed', 'asleep')),
-      holder_pid INTEGER,
-      holder_start TEXT,
-      holder_inc TEXT,
-      child_pid INTEGER,
-      child_inc TEXT,
-      controller_rev INTEGER NOT NULL,
-      last_exit TEXT,
-      created_at INTEGER NOT NULL,
-      viewed_at INTEGER,
-      session_id TEXT,
-      child_start TEXT
-    ) STRICT;
-    INSERT INTO tabs_v5 (id, kind, name, name_source, ord, cwd, command, desired, lifecycle, holder_pid, holder_start,
-                         holder_inc, child_pid, child_inc, controller_rev, last_exit, created_at, viewed_at, session_id, child_start)
-      SELECT id, kind, name, name_source, ord, cwd, command, desired,
-             CASE lifecycle WHEN 'suspended' THEN 'asleep' ELSE lifecycle END,
-             holder_pid, holder_start, holder_inc, child_pid, child_inc, controller_rev, last_exit, created_at, viewed_at,
-             session_id, child_start
-      FROM tabs;
+    INSERT INTO tabs_v5 (${columns.join(', ')}) SELECT ${values.join(', ')} FROM tabs;
     DROP TABLE tabs;
     ALTER TABLE tabs_v5 RENAME TO tabs;
     CREATE INDEX tabs_by_ord ON tabs (ord);

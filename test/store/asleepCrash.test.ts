@@ -5,40 +5,14 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registryPath } from '../../src/store/layout.js';
-import { Registry, WriterLease } from '../../src/store/registry.js';
 import { waitFor } from '../helpers/wait.js';
-import { bundleRegistry, makeStateDir, runChild } from './helpers.js';
-import { RAN, rawState, SLEPT, writeV4Registry } from './v4Registry.js';
+import { bundleRegistry, runChild } from './helpers.js';
+import { RAN, rawState, registryFixture, SLEPT, writeV4Registry } from './v4Registry.js';
 
-const SERVER_ID = { pid: 4242, startTime: '123456', bootId: 'boot-a' };
 const SQLITE = createRequire(import.meta.url).resolve('better-sqlite3');
-
-const dirs: string[] = [];
-const closers: (() => void)[] = [];
-
-afterEach(() => {
-  for (const close of closers.splice(0).reverse()) close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function stateDir(): string {
-  const dir = makeStateDir();
-  dirs.push(dir);
-  return dir;
-}
-
-/** Opens the registry as a server does (lease, migration, epoch commit). */
-function started(dir: string): Registry {
-  const lease = WriterLease.tryAcquire(dir);
-  if (lease === null) throw new Error('lease unexpectedly taken');
-  closers.push(() => lease.release());
-  const { registry } = Registry.open({ stateDir: dir });
-  closers.push(() => registry.close());
-  registry.startServer(lease, SERVER_ID);
-  return registry;
-}
+const { stateDir, started } = registryFixture();
 
 describe('schema v5 migration killed mid-way', () => {
   let bundleDir: string;

@@ -1,42 +1,15 @@
 // Schema version 5 (issue 29): a sleeping tab is 'asleep' in the registry as everywhere else. A
 // file an older a1 wrote, its sleeping tabs 'suspended', opens showing them asleep: read-only
 // before any server has migrated it, and after the migration rewrote it.
-import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registryPath } from '../../src/store/layout.js';
-import { Registry, WriterLease, type TabRow } from '../../src/store/registry.js';
+import { Registry, type TabRow } from '../../src/store/registry.js';
 import { ASLEEP_SCHEMA_VERSION, SCHEMA_VERSION } from '../../src/store/schema.js';
 import { LIFECYCLES } from '../../src/tabLifecycle.js';
-import { makeStateDir } from './helpers.js';
-import { RAN, rawState, SLEPT, writeV4Registry } from './v4Registry.js';
+import { RAN, rawState, registryFixture, SLEPT, writeV4Registry } from './v4Registry.js';
 
-const SERVER_ID = { pid: 4242, startTime: '123456', bootId: 'boot-a' };
-
-const dirs: string[] = [];
-const closers: (() => void)[] = [];
-
-afterEach(() => {
-  for (const close of closers.splice(0).reverse()) close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function stateDir(): string {
-  const dir = makeStateDir();
-  dirs.push(dir);
-  return dir;
-}
-
-/** Opens the registry as a server does (lease, migration, epoch commit). */
-function started(dir: string): Registry {
-  const lease = WriterLease.tryAcquire(dir);
-  if (lease === null) throw new Error('lease unexpectedly taken');
-  closers.push(() => lease.release());
-  const { registry } = Registry.open({ stateDir: dir });
-  closers.push(() => registry.close());
-  registry.startServer(lease, SERVER_ID);
-  return registry;
-}
+const { stateDir, started } = registryFixture();
 
 describe('schema v5: asleep', () => {
   it('shows a version 4 file’s sleeping tab asleep, read-only before it is migrated and after', () => {

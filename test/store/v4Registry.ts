@@ -1,72 +1,14 @@
 // A registry file as a version 4 a1 left it (before issue 29 renamed a sleeping tab 'asleep'):
-// its schema verbatim, two tabs after a host stop, and how the file reads without migrating it.
+// its schema, two tabs after a host stop, how the file reads without migrating it, and the state
+// directories and registries of a test, ended after it.
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import { afterEach } from 'vitest';
 import { ensurePrivateFile } from '../../src/store/files.js';
 import { registryPath } from '../../src/store/layout.js';
-import type { TabRow } from '../../src/store/registry.js';
-
-/** The schema of version 4 exactly as the a1 that wrote it created it (its four steps, verbatim). */
-export const V4_DDL = `
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) STRICT;
-    CREATE TABLE tabs (
-      id TEXT PRIMARY KEY,
-      kind TEXT NOT NULL,
-      name TEXT NOT NULL,
-      name_source TEXT NOT NULL CHECK (name_source IN ('default', 'user', 'auto')),
-      ord INTEGER NOT NULL,
-      cwd TEXT NOT NULL,
-      command TEXT,
-      desired TEXT NOT NULL CHECK (desired IN ('running', 'stopped')),
-      lifecycle TEXT NOT NULL CHECK (lifecycle IN ('starting', 'running', 'exited', 'failed', 'suspended')),
-      holder_pid INTEGER,
-      holder_start TEXT,
-      holder_inc TEXT,
-      child_pid INTEGER,
-      child_inc TEXT,
-      controller_rev INTEGER NOT NULL,
-      last_exit TEXT,
-      created_at INTEGER NOT NULL,
-      viewed_at INTEGER
-    ) STRICT;
-    CREATE INDEX tabs_by_ord ON tabs (ord);
-    CREATE TABLE leases (
-      name TEXT PRIMARY KEY,
-      owner_pid INTEGER NOT NULL,
-      owner_start TEXT NOT NULL,
-      epoch INTEGER NOT NULL,
-      acquired_at INTEGER NOT NULL
-    ) STRICT;
-
-    CREATE TABLE resume_records (
-      id TEXT PRIMARY KEY,
-      tab_id TEXT NOT NULL,
-      agent_kind TEXT NOT NULL,
-      session_id TEXT NOT NULL,
-      cwd TEXT NOT NULL,
-      name TEXT NOT NULL,
-      origin TEXT NOT NULL CHECK (origin IN ('live', 'quit', 'sleep')),
-      captured_at INTEGER NOT NULL
-    ) STRICT;
-    CREATE INDEX resume_records_by_tab ON resume_records (tab_id);
-    CREATE UNIQUE INDEX resume_records_one_per_origin ON resume_records (tab_id, origin);
-    CREATE TABLE history (
-      id TEXT PRIMARY KEY,
-      tab_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      agent_kind TEXT NOT NULL,
-      session_id TEXT,
-      cwd TEXT NOT NULL,
-      reason TEXT NOT NULL CHECK (reason IN ('closed', 'reboot', 'expired')),
-      at INTEGER NOT NULL
-    ) STRICT;
-    CREATE INDEX history_by_at ON history (at);
-    ALTER TABLE tabs ADD COLUMN session_id TEXT;
-
-    ALTER TABLE resume_records ADD COLUMN command TEXT;
-    ALTER TABLE history ADD COLUMN command TEXT;
-
-    ALTER TABLE tabs ADD COLUMN child_start TEXT;
-`;
+import { Registry, WriterLease, type TabRow } from '../../src/store/registry.js';
+import { migrateTo } from '../../src/store/schema.js';
+import { makeStateDir } from './helpers.js';
 
 /** The two tabs of the version 4 file: one put to sleep by a host stop, one that ran. */
 export const SLEPT: TabRow = {
@@ -86,9 +28,10 @@ export function writeV4Registry(dir: string): void {
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
-    db.exec(V4_DDL);
-    const meta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-    for (const [key, value] of [['revision', '9'], ['epoch', '3'], ['schema_version', '4']]) meta.run(key, value);
+    // The shipped steps never change (append only), so their first four make the version 4 schema.
+    migrateTo(db, 4);
+    const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+    for (const [key, value] of [['revision', '9'], ['epoch', '3']]) meta.run(key, value);
     const tab = db.prepare(
       `INSERT INTO tabs (id, kind, session_id, name, name_source, ord, cwd, command, desired, lifecycle, controller_rev, last_exit, created_at, viewed_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -112,4 +55,33 @@ export function rawState(dir: string): { version: string; lifecycles: unknown[];
   } finally {
     db.close();
   }
+}
+
+const SERVER_ID = { pid: 4242, startTime: '123456', bootId: 'boot-a' };
+
+/** A test's state directories and open registries, released after each test of the file. */
+export function registryFixture(): { stateDir(): string; started(dir: string): Registry } {
+  const dirs: string[] = [];
+  const closers: (() => void)[] = [];
+  afterEach(() => {
+    for (const close of closers.splice(0).reverse()) close();
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    stateDir: () => {
+      const dir = makeStateDir();
+      dirs.push(dir);
+      return dir;
+    },
+    /** Opens the registry as a server does (lease, migration, epoch commit). */
+    started: (dir) => {
+      const lease = WriterLease.tryAcquire(dir);
+      if (lease === null) throw new Error('lease unexpectedly taken');
+      closers.push(() => lease.release());
+      const { registry } = Registry.open({ stateDir: dir });
+      closers.push(() => registry.close());
+      registry.startServer(lease, SERVER_ID);
+      return registry;
+    },
+  };
 }
