@@ -215,7 +215,9 @@ describe('the /tabs picker', () => {
     a1.write(KEY.nextTab);
     await waitFor(async () => (await readStrip(a1)).viewed === 'beta', { what: 'beta viewed' });
     await a1.waitForText(PROMPT_SEEN);
-    // Its program crashes three times: the tab fails, and the chip shows the error glyph.
+    // Its program crashes three times: the tab fails, and the chip shows the error glyph. Each
+    // crash is of a running child: the listing, read in process, can still say starting.
+    await waitFor(async () => (await listing(t)).tabs.find((x) => x.name === 'beta' && x.status === 'running' && x.childPid !== null), { what: 'beta running' });
     for (let i = 0; i < 3; i++) {
       const before = (await listing(t)).tabs.find((x) => x.name === 'beta')!;
       a1.write('exit 3\r');
@@ -229,8 +231,10 @@ describe('the /tabs picker', () => {
         );
       }
     }
+    // The third crash fails the tab; its chip may show ✗ already while the crash is told, so the
+    // listing is read once it says failed.
+    const tab = await waitFor(async () => (await listing(t)).tabs.find((x) => x.name === 'beta' && x.status === 'failed'), { what: 'beta failed' });
     await waitFor(async () => (await readStrip(a1)).text.includes('✗ beta'), { what: 'the error glyph on beta’s chip' });
-    const tab = (await listing(t)).tabs.find((x) => x.name === 'beta')!;
     await openPicker(a1);
     await waitForBelow(a1, pickerRow('agent', 'running', tab.cwd), 'the picker');
     const rows = await below(a1);
