@@ -65,6 +65,8 @@ async function expectOneNewTab(previous: Previous): Promise<string> {
   expect(previous.tabIds).not.toContain(tab.id);
   expect(tab.status).toBe('running');
   expect(previous.processes.map((p) => p.pid)).not.toContain(tab.childPid);
+  // The surface paints before the strip (Ink loads with the first paint): wait for the chip.
+  await waitFor(async () => (await readStrip(a1)).names.length === 1, { what: 'one chip on the strip' });
   expect((await readStrip(a1)).names).toHaveLength(1);
   await probeViewed(a1, tab.id);
   // The previous agent was not started again.
