@@ -6,7 +6,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ServerClient } from '../../src/client/serverClient.js';
 import { existingServer } from '../../src/cli/commands/shared.js';
-import { SCRIPT_SCHEMA_VERSION, scriptTab, type ScriptTabs } from '../../src/status/scripting.js';
+import { scriptListing } from '../../src/cli/commands/tabs.js';
+import type { ScriptTabs } from '../../src/status/scripting.js';
 import { resolvePaths } from '../../src/paths.js';
 import { deriveKey, loadOrCreateSecret } from '../../src/security.js';
 import { connectHolder, firstState, type HolderConnection } from '../../src/server/holderLink.js';
@@ -95,8 +96,7 @@ export async function listing(t: E2E): Promise<Listing> {
   const server = await existingServer(resolvePaths({ env: t.env }), 'default');
   if (!server) return commandListing(t);
   try {
-    const l = await server.request('list');
-    const out: Listing = { version: SCRIPT_SCHEMA_VERSION, server: l.server, tabs: l.tabs.map((e, i) => scriptTab({ ...e, lifecycle: e.status }, i + 1)) };
+    const out = scriptListing(await server.request('list'));
     // As printed and parsed: fields the command's JSON leaves out (undefined) are left out here.
     return JSON.parse(JSON.stringify(out)) as Listing;
   } finally {

@@ -1,6 +1,6 @@
 // `a1 tabs`: list tabs, from the server or, when none runs, from the registry; never starts one.
 // `--json` prints the versioned ScriptTabs (src/status/scripting.ts).
-import type { ListingEntry } from '../../protocol/messages.js';
+import type { Listing, ListingEntry } from '../../protocol/messages.js';
 import { currentListingEntry } from '../../protocol/olderNames.js';
 import { SHELL_KIND } from '../../lifecycle/agents.js';
 import { currentDirOf } from '../../proc.js';
@@ -15,7 +15,7 @@ async function listTabs(argv: Common & { json?: boolean }): Promise<number> {
   if (server) {
     try {
       const l = await server.request('list');
-      listing = { version: SCRIPT_SCHEMA_VERSION, server: l.server, tabs: l.tabs.map((e, i) => scriptTab(factsOf(e), i + 1)) };
+      listing = scriptListing(l);
     } finally {
       server.close();
     }
@@ -52,6 +52,11 @@ async function listTabs(argv: Common & { json?: boolean }): Promise<number> {
   ];
   process.stdout.write(formatTable(rows));
   return 0;
+}
+
+/** A running server's `list` answer as `a1 tabs --json` prints it (SPEC §15 "Listing"). */
+export function scriptListing(l: Listing & { server: ScriptTabs['server'] }): ScriptTabs {
+  return { version: SCRIPT_SCHEMA_VERSION, server: l.server, tabs: l.tabs.map((e, i) => scriptTab(factsOf(e), i + 1)) };
 }
 
 /** The server's wire row as the facts scriptTab reads (an older server's names made today's). */
