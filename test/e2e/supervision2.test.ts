@@ -139,7 +139,12 @@ describe('server replacement by holders', () => {
     }, { what: 'a replacement server started by a holder', timeoutMs: 60_000 });
     expect(after.tabs.map((x) => [x.id, x.holderPid, x.childPid])).toEqual(before.tabs.map((x) => [x.id, x.holderPid, x.childPid]));
     expect(logEntries(t, /^holder-/).filter((e) => e.event === 'server-replace').length).toBeGreaterThanOrEqual(1);
-    expect(serverPids(t)).toEqual([after.server!.pid]);
+    // Both holders may find the lease free at once and both start a server: the lease settles it,
+    // and the one that lost it exits. Only the adopting server stays.
+    await waitFor(() => {
+      const pids = serverPids(t!);
+      return pids.length === 1 && pids[0] === after.server!.pid;
+    }, { what: `only the adopting server ${after.server!.pid} left running` });
   });
 
   it('a clean server exit is never followed by a start from a holder', async () => {
