@@ -10,6 +10,7 @@ const OWN_PROCESS = [
   'test/atomicWrite.test.ts',
   'test/cli/codeCache.test.ts',
   'test/cli/completion.test.ts',
+  'test/cli/lazyHelpLayout.test.ts',
   'test/cli/nesting.test.ts',
   'test/diag/watchdog.test.ts',
   'test/fixtures/fake-agent.test.ts',

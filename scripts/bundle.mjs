@@ -28,6 +28,29 @@ const lazyStringWidth = {
   },
 };
 
+/**
+ * yargs lays out help through cliui, which loads string-width, strip-ansi and wrap-ansi as it
+ * loads: their Unicode tables cost about 65 ms of every command's start, help or not (a CPU
+ * profile of `a1 tabs --json`). yargs and cliui get a stand-in for each that loads the real module
+ * on its first call; esbuild turns that require into a synchronous init.
+ */
+const lazyHelpLayout = {
+  name: 'lazy-help-layout',
+  setup(build) {
+    build.onResolve({ filter: /^(string-width|strip-ansi|wrap-ansi)$/ }, async (args) => {
+      if (args.pluginData === 'real' || !/[\\/]node_modules[\\/](cliui|yargs)[\\/]/.test(args.importer)) return undefined;
+      const real = await build.resolve(args.path, { importer: args.importer, resolveDir: args.resolveDir, kind: args.kind, pluginData: 'real' });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'lazy-help-layout' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-help-layout' }, (args) => ({
+      contents: `let real = null;\nexport default function lazy(...a) {\n  real ??= require(${JSON.stringify(args.path)}).default;\n  return real(...a);\n}\n`,
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -90,7 +113,7 @@ await build({
   banner: {
     js: "import { createRequire as __a1CreateRequire } from 'node:module'; const require = __a1CreateRequire(import.meta.url);",
   },
-  plugins: [lazyStringWidth, plainMsgpackr],
+  plugins: [lazyHelpLayout, lazyStringWidth, plainMsgpackr],
 });
 
 // The `a1 web` page (issue 20): one browser bundle with xterm.js, and its static files, served by
