@@ -30,23 +30,42 @@ const OWN_PROCESS = [
   'test/store/registry.test.ts',
 ];
 
+/**
+ * End-to-end files that run one at a time, after the others (which run two at once): the real
+ * agents (their keys are read by timing: Codex takes an Enter within 120 ms of typed text for a
+ * newline), files whose product deadlines or injected delays are sized for an unloaded machine
+ * (heartbeats, start deadlines, bind and attach delays), and one that chooses the machine's next
+ * pid (decoy: any other file's process start may take it first).
+ */
+const E2E_ONE_AT_A_TIME = [
+  'test/e2e/agents/**/*.test.ts',
+  'test/e2e/decoy.test.ts',
+  'test/e2e/isolation.test.ts',
+  'test/e2e/limits.test.ts',
+  'test/e2e/liveness.test.ts',
+  'test/e2e/retireRaces.test.ts',
+  'test/e2e/supervision.test.ts',
+  'test/e2e/supervision2.test.ts',
+];
+
 // Projects run cheapest first (sequence.groupOrder), one group at a time: a tier that fails
-// early says so before the slower ones start, and the tiers never compete for the two cores.
-// `fast` is pure code; `unit` starts processes; end-to-end tests drive real processes. In
-// `npm test` each runs one file at a time in a process of its own.
+// early says so before the slower ones start. `fast` is pure code; `unit` starts processes;
+// end-to-end tests drive real processes. In `npm test` every file runs in a process of its own,
+// two at a time (forks.maxForks), except the end-to-end files of E2E_ONE_AT_A_TIME, which run
+// last, one after another in one process.
 export default defineConfig({
   test: {
-    // `npm run test:fast` runs `fast` in worker threads instead (--pool=threads): two at a time
-    // (vitest's default is one worker fewer than the cores), each keeping one module graph for many
-    // files, since starting a fresh one for each of ~140 files cost more than the tests. Pure tests
-    // share no state but what they give back (chalk's level, fake timers, the environment: each
-    // file restores its own). Pool options are the run's, not a project's (vitest makes one pool
-    // per kind), so they are set here. `npm test` keeps a process per file: in one clean-clone run
-    // of the full counts, two Ink files in a shared thread timed out resolving `ink` ("Timeout
-    // calling resolveId"), a fault not understood yet. Two e2e files at once, tried on a loaded
-    // machine, ran a holder past its start deadline in supervision2.test.ts, whose deadlines are
-    // sized for one file at a time.
-    poolOptions: { threads: { isolate: false, maxThreads: 2 } },
+    // `npm run test:fast` runs `fast` in worker threads instead (--pool=threads): two at a time,
+    // each keeping one module graph for many files, since starting a fresh one for each of ~140
+    // files cost more than the tests. Pure tests share no state but what they give back (chalk's
+    // level, fake timers, the environment: each file restores its own). Pool options are the
+    // run's, not a project's (vitest makes one pool per kind), so they are set here; vitest's
+    // default is one worker fewer than the cores, one on these machines. `npm test` keeps a
+    // process per file: in one clean-clone run of the full counts, two Ink files in a shared
+    // thread timed out resolving `ink` ("Timeout calling resolveId"), a fault not understood yet.
+    // Two end-to-end files at once take about a third off their time here (most of a file's wall
+    // time is processes starting and waiting on each other, not CPU).
+    poolOptions: { threads: { isolate: false, maxThreads: 2 }, forks: { maxForks: 2 } },
     projects: [
       {
         test: {
@@ -73,11 +92,22 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          exclude: ['node_modules/**', ...E2E_ONE_AT_A_TIME],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
+          name: 'e2e-serial',
+          include: E2E_ONE_AT_A_TIME,
           testTimeout: 120_000,
           hookTimeout: 60_000,
           pool: 'forks',
           poolOptions: { forks: { singleFork: true } },
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],
