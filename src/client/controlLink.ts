@@ -7,7 +7,6 @@ import type { RequestOp, RequestResult } from '../protocol/requests.js';
 import type { Paths } from '../paths.js';
 import type { ControlToClient, TabInfo } from '../protocol/messages.js';
 import { unhandled } from '../protocol/schema.js';
-import { currentTabInfo } from '../protocol/olderNames.js';
 import type { Disposable } from '../disposable.js';
 
 /** Server restarts a client makes on its own within a minute before it shows a stopped state. */
@@ -88,19 +87,19 @@ export class ControlLink implements Disposable {
     switch (m.t) {
       case 'snapshot':
         this.rev = m.rev;
-        this.tabs = m.tabs.map(currentTabInfo);
+        this.tabs = m.tabs;
         for (const n of m.notices) this.host.addNotice(n);
         this.host.onTopology();
         return true;
       case 'tab': {
         this.rev = m.rev;
-        const tab = currentTabInfo(m.tab);
+        const tab = m.tab;
         this.tabs = [...this.tabs.filter((t) => t.id !== tab.id), tab].sort((a, b) => a.ord - b.ord);
         this.host.onTopology();
         break;
       }
       case 'tabStatus': {
-        const tab = currentTabInfo(m.tab);
+        const tab = m.tab;
         const before = this.tabs.find((t) => t.id === tab.id);
         this.tabs = this.tabs.map((t) => (t.id === tab.id ? tab : t));
         this.host.onTopology(sameBesidesTitle(before, tab));
@@ -108,7 +107,7 @@ export class ControlLink implements Disposable {
       }
       case 'tabs':
         this.rev = m.rev;
-        this.tabs = m.tabs.map(currentTabInfo);
+        this.tabs = m.tabs;
         this.host.onTopology();
         break;
       case 'notice':

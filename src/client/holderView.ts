@@ -5,7 +5,6 @@ import { connectHandshake } from '../protocol/handshake.js';
 import { PeerMethods } from '../protocol/methods.js';
 import { dataSchema, type DataToClient, type DataToHolder, type HolderState, type HistoryPageMsg, type SearchResultMsg } from '../protocol/messages.js';
 import { unhandled } from '../protocol/schema.js';
-import { currentHolderState } from '../protocol/olderNames.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
 import type { Ticket } from '../security.js';
@@ -69,7 +68,7 @@ export class HolderView {
           on.patch(m.patch);
           break;
         case 'state': {
-          const state = currentHolderState(m.state);
+          const state = m.state;
           this.reportedSize = { cols: state.cols, rows: state.rows };
           this.settleSize();
           on.state(state);

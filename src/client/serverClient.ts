@@ -9,6 +9,7 @@ import { connectUnix, type Connection } from '../protocol/connection.js';
 import { connectHandshake } from '../protocol/handshake.js';
 import { controlSchema, type ControlToClient, type ControlToServer } from '../protocol/messages.js';
 import { ProtocolError } from '../protocol/errors.js';
+import { currentResult } from '../protocol/olderNames.js';
 import { parseStartStatus } from '../protocol/statusLine.js';
 import { PeerMethods } from '../protocol/methods.js';
 import type { RequestArgs, RequestOp, RequestResult } from '../protocol/requests.js';
@@ -140,7 +141,7 @@ export class ServerClient {
     const args = rest[0] ?? {};
     const id = this.nextId++;
     return new Promise<RequestResult<K>>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { resolve: (result) => resolve(currentResult(op, result) as RequestResult<K>), reject });
       this.conn.send({ t: 'request', id, op, args });
     });
   }

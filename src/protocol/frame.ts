@@ -3,7 +3,7 @@
 // validated message or a ProtocolError.
 import { Packr } from 'msgpackr';
 import { ProtocolError } from './errors.js';
-import { validateMessage, type Message, type Schema } from './schema.js';
+import { currentForm, validateMessage, type Message, type Schema } from './schema.js';
 
 /**
  * The largest message body accepted or sent. A whole paste of the 1 MiB input bound fits with
@@ -133,6 +133,6 @@ function decodeBody(schema: Schema, body: Buffer): DecodeResult {
     return { ok: false, error: new ProtocolError('malformed', 'A frame is not valid MessagePack.') };
   }
   const checked = validateMessage(schema, value);
-  if (!(checked instanceof ProtocolError)) return { ok: true, msg: checked };
+  if (!(checked instanceof ProtocolError)) return { ok: true, msg: currentForm(schema, checked) };
   return checked.code === 'unknown-type' ? { ok: false, error: checked, skipped: true } : { ok: false, error: checked };
 }

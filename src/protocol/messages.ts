@@ -2,6 +2,7 @@
 // (src/protocol/schema.ts); payload shapes that are richer than a field spec are typed here
 // and checked by the code that consumes them.
 import { defineSchema, type MessageOf } from './schema.js';
+import { CONTROL_OLDER_FORMS, HOLDER_STATE_OLDER_FORMS } from './olderNames.js';
 import type { SurfacePatch } from '../surface/types.js';
 import type { InputEvent } from '../input/events.js';
 import type { HistoryPage, SearchResult } from './history.js';
@@ -24,7 +25,7 @@ export const controlSchema = defineSchema({
   reply: { id: 'int', ok: 'boolean', result: 'any', error: 'any' },
   notice: { text: 'string' },
   hostStopping: {},
-});
+}, CONTROL_OLDER_FORMS);
 
 /** Server ⇄ holder. */
 export const holderSchema = defineSchema({
@@ -41,7 +42,7 @@ export const holderSchema = defineSchema({
   ping: { n: 'int' },
   pong: { n: 'int' },
   state: { state: 'object' },
-});
+}, HOLDER_STATE_OLDER_FORMS);
 
 /** Data plane: client ⇄ holder. */
 export const dataSchema = defineSchema({
@@ -72,7 +73,7 @@ export const dataSchema = defineSchema({
    * predecessor died with a prompt no reply settled; typed: it is back in the input, not sent; else
    * it could not be put back. The prompt's text is never in it. */
   promptOffer: { typed: 'boolean' },
-});
+}, HOLDER_STATE_OLDER_FORMS);
 
 /** Child ⇄ holder: the tab bridge (`a1 status`). Status only: no text of the session. */
 export const bridgeSchema = defineSchema({

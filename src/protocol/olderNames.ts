@@ -1,7 +1,10 @@
 // The names an a1 from before issue 29 sends for what now has one name. A server keeps running
 // across an upgrade until `a1 tabs host stop`, and holders outlive a server restart, so a new
-// client may hear an older server and a new server an older holder. Their words are read as
-// today's where they arrive, so nothing past the wire ever sees two names for one thing.
+// client may hear an older server and a new server an older holder. Their words are made
+// today's where a frame is decoded (the older forms each schema declares, src/protocol/schema.ts)
+// and where a reply is read (ServerClient), so nothing past the wire ever sees two names for one
+// thing. Each form leaves today's messages as they are, and anything unexpected to its reader.
+import type { Message, OlderForm } from './schema.js';
 import type { HolderState, ListingEntry, TabInfo } from './messages.js';
 
 /** An older peer's lifecycle and glyph names, and today's name for each. */
@@ -17,15 +20,52 @@ export function currentName(name: string): string {
   return Object.hasOwn(RENAMED, name) ? RENAMED[name] : name;
 }
 
+/** `value[field]` renamed when it is a string; the value itself when it is not an object. */
+function withCurrent<T>(value: T, ...fields: string[]): T {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const field of fields) {
+    const name = record[field];
+    if (typeof name !== 'string' || currentName(name) === name) continue;
+    out ??= { ...record };
+    out[field] = currentName(name);
+  }
+  return (out ?? value) as T;
+}
+
 export function currentTabInfo(tab: TabInfo): TabInfo {
-  return { ...tab, lifecycle: currentName(tab.lifecycle), ...(tab.glyph !== undefined ? { glyph: currentName(tab.glyph) } : {}) };
+  return withCurrent(tab, 'lifecycle', 'glyph');
 }
 
 export function currentListingEntry(entry: ListingEntry): ListingEntry {
-  return { ...entry, status: currentName(entry.status), glyph: entry.glyph === null ? null : currentName(entry.glyph) };
+  return withCurrent(entry, 'status', 'glyph');
 }
 
 /** A holder's state: only its glyph was renamed (a holder never reports a sleeping lifecycle). */
 export function currentHolderState(state: HolderState): HolderState {
-  return { ...state, glyph: currentName(state.glyph) };
+  return withCurrent(state, 'glyph');
+}
+
+function currentList<T>(list: T, each: (item: never) => unknown): T {
+  return (Array.isArray(list) ? list.map((item) => each(item as never)) : list) as T;
+}
+
+const oneTab: OlderForm = (m) => ({ ...m, tab: currentTabInfo(m.tab as TabInfo) });
+const tabList: OlderForm = (m) => ({ ...m, tabs: currentList(m.tabs, currentTabInfo) });
+
+/** The control plane's messages that carry tabs (src/protocol/messages.ts controlSchema). */
+export const CONTROL_OLDER_FORMS = { snapshot: tabList, tab: oneTab, tabStatus: oneTab, tabs: tabList } as const;
+
+/** A holder's `state`, to the server and to clients alike (holderSchema, dataSchema). */
+export const HOLDER_STATE_OLDER_FORMS = {
+  state: ((m: Message) => ({ ...m, state: currentHolderState(m.state as HolderState) })) as OlderForm,
+} as const;
+
+/** A request's result in today's words: the `list` reply's rows (src/client/serverClient.ts
+ * reads every reply through this). */
+export function currentResult(op: string, result: unknown): unknown {
+  if (op !== 'list' || typeof result !== 'object' || result === null) return result;
+  const listing = result as { tabs?: unknown };
+  return Array.isArray(listing.tabs) ? { ...listing, tabs: currentList(listing.tabs, currentListingEntry) } : result;
 }

@@ -89,10 +89,33 @@ interface CompiledField {
 
 const compiled = new WeakMap<Schema, Map<string, CompiledField[]>>();
 
-/** Declares a schema; checks its specs at once so a typo fails at start-up, not on a frame. */
-export function defineSchema<const S extends Schema>(schema: S): S {
+/**
+ * Today's form of a message an older peer may send in its own words (src/protocol/olderNames.ts),
+ * applied where a frame is decoded, after its fields were checked: no reader past the wire sees
+ * an older form. It must accept today's form unchanged, and any value the field specs admit.
+ */
+export type OlderForm = (message: Message) => Message;
+
+/** The older forms each schema declares, by message type. */
+const olderForms = new WeakMap<Schema, ReadonlyMap<string, OlderForm>>();
+
+/** Declares a schema, with the older forms of its messages; checks its specs at once so a typo
+ * fails at start-up, not on a frame. */
+export function defineSchema<const S extends Schema>(schema: S, forms: { readonly [T in keyof S & string]?: OlderForm } = {}): S {
   compile(schema);
+  const declared = new Map<string, OlderForm>();
+  for (const [type, form] of Object.entries(forms) as [string, OlderForm | undefined][]) {
+    if (!Object.hasOwn(schema, type)) throw new Error(`An older form is declared for "${type}", which the schema lacks.`);
+    if (form) declared.set(type, form);
+  }
+  if (declared.size > 0) olderForms.set(schema, declared);
   return schema;
+}
+
+/** The message in today's form: as it came, unless its schema declares an older form for its type. */
+export function currentForm(schema: Schema, message: Message): Message {
+  const form = olderForms.get(schema)?.get(message.t);
+  return form ? form(message) : message;
 }
 
 /**
@@ -101,6 +124,7 @@ export function defineSchema<const S extends Schema>(schema: S): S {
  */
 export function mergeSchemas(...schemas: Schema[]): Schema {
   const merged: Record<string, Readonly<Record<string, FieldSpec>>> = {};
+  const forms: Record<string, OlderForm> = {};
   for (const schema of schemas) {
     for (const [type, fields] of Object.entries(schema)) {
       const existing = merged[type];
@@ -109,8 +133,12 @@ export function mergeSchemas(...schemas: Schema[]): Schema {
       }
       merged[type] = fields;
     }
+    for (const [type, form] of olderForms.get(schema) ?? []) {
+      if (Object.hasOwn(forms, type) && forms[type] !== form) throw new Error(`Message type "${type}" has two different older forms.`);
+      forms[type] = form;
+    }
   }
-  return defineSchema(merged);
+  return defineSchema(merged, forms);
 }
 
 /** The value as a message of `schema`, or the typed reason it is not one. Never throws. */

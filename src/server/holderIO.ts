@@ -7,7 +7,6 @@
 // (titles, glyphs, busy), and the links. Everything it holds (links, connections being verified,
 // retry pauses) is released by one dispose.
 import { setTimeout as delay } from 'node:timers/promises';
-import { currentHolderState } from '../protocol/olderNames.js';
 import { unhandled } from '../protocol/schema.js';
 import type { HolderState, ToHolder } from '../protocol/messages.js';
 import { errorCode } from '../log.js';
@@ -333,7 +332,7 @@ export class HolderIO implements Disposable {
       if (p.link?.conn !== conn) return;
       switch (m.t) {
         case 'state': {
-          const state = currentHolderState(m.state);
+          const state = m.state;
           p.state = state;
           this.book.noteChild(tabId, { pid: state.childPid, startTime: state.childStart });
           return this.feed({ t: 'holderState', tabId, inc, report: reportOf(state) });

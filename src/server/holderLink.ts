@@ -7,7 +7,6 @@ import { holderSchema, type FromHolder, type HolderState, type ToHolder } from '
 import type { HolderInit } from '../protocol/holderInit.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { parseHolderStatus } from '../protocol/statusLine.js';
-import { currentHolderState } from '../protocol/olderNames.js';
 
 /** A holder has this long to create its PTY and report ready (SPEC §10: creation has a deadline). */
 export const HOLDER_START_DEADLINE_MS = 10_000;
@@ -91,7 +90,7 @@ export function firstState(conn: HolderConnection, timeoutMs = HOLDER_CONNECT_TI
     const offMessage = conn.onMessage((m) => {
       if (m.t !== 'state') return;
       settle();
-      resolve(currentHolderState(m.state));
+      resolve(m.state);
     });
     const offClose = conn.onClose(() => {
       settle();

@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { ControlToClient, TabInfo } from '../../protocol/messages.js';
-import { currentTabInfo } from '../../protocol/olderNames.js';
 import { SHELL_KIND } from '../../lifecycle/agents.js';
 import { scriptTab, type ScriptTab } from '../../status/scripting.js';
 import { diffTabs, EMPTY_WATCH, eventLine, type WatchState } from '../../status/scriptEvents.js';
@@ -15,7 +14,7 @@ import { existingServer, JSON_OPTION, setup, UserError, type Common } from './sh
 /** A tab as the control plane tells it, as scripts read it. */
 export function scriptTabOf(t: TabInfo, position: number): ScriptTab {
   const agent = t.agent !== undefined ? t.agent : t.kind && t.kind !== SHELL_KIND ? { kind: t.kind, state: null, sessionId: t.sessionId ?? null } : null;
-  return scriptTab({ ...currentTabInfo(t), agent }, position);
+  return scriptTab({ ...t, agent }, position);
 }
 
 async function watchEvents(argv: Common & { json?: boolean }): Promise<number> {

@@ -1,7 +1,6 @@
 // `a1 tabs`: list tabs, from the server or, when none runs, from the registry; never starts one.
 // `--json` prints the versioned ScriptTabs (src/status/scripting.ts).
 import type { Listing, ListingEntry } from '../../protocol/messages.js';
-import { currentListingEntry } from '../../protocol/olderNames.js';
 import { SHELL_KIND } from '../../lifecycle/agents.js';
 import { currentDirOf } from '../../proc.js';
 import { SCRIPT_SCHEMA_VERSION, scriptTab, type ScriptTab, type ScriptTabs } from '../../status/scripting.js';
@@ -59,9 +58,8 @@ export function scriptListing(l: Listing & { server: ScriptTabs['server'] }): Sc
   return { version: SCRIPT_SCHEMA_VERSION, server: l.server, tabs: l.tabs.map((e, i) => scriptTab(factsOf(e), i + 1)) };
 }
 
-/** The server's wire row as the facts scriptTab reads (an older server's names made today's). */
-function factsOf(wire: ListingEntry) {
-  const e = currentListingEntry(wire);
+/** The server's row (in today's words: src/protocol/olderNames.ts) as the facts scriptTab reads. */
+function factsOf(e: ListingEntry) {
   return { ...e, lifecycle: e.status };
 }
 
