@@ -47,25 +47,36 @@ export function currentHolderState(state: HolderState): HolderState {
   return withCurrent(state, 'glyph');
 }
 
+/** The list with each item made current; the same list when no item changed (or it is no list). */
 function currentList<T>(list: T, each: (item: never) => unknown): T {
-  return (Array.isArray(list) ? list.map((item) => each(item as never)) : list) as T;
+  if (!Array.isArray(list)) return list;
+  const out = list.map((item) => each(item as never));
+  return (out.some((item, i) => item !== list[i]) ? out : list) as T;
 }
 
-const oneTab: OlderForm = (m) => ({ ...m, tab: currentTabInfo(m.tab as TabInfo) });
-const tabList: OlderForm = (m) => ({ ...m, tabs: currentList(m.tabs, currentTabInfo) });
+/** A form that makes `field` of a message current: the same message when nothing was renamed,
+ * since today's peers send every message through here (a holder's state on each change). */
+function fieldForm(field: string, current: (value: never) => unknown): OlderForm {
+  return (m: Message) => {
+    const value = current(m[field] as never);
+    return value === m[field] ? m : { ...m, [field]: value };
+  };
+}
+
+const oneTab = fieldForm('tab', currentTabInfo);
+const tabList = fieldForm('tabs', (tabs: unknown) => currentList(tabs, currentTabInfo));
 
 /** The control plane's messages that carry tabs (src/protocol/messages.ts controlSchema). */
 export const CONTROL_OLDER_FORMS = { snapshot: tabList, tab: oneTab, tabStatus: oneTab, tabs: tabList } as const;
 
 /** A holder's `state`, to the server and to clients alike (holderSchema, dataSchema). */
-export const HOLDER_STATE_OLDER_FORMS = {
-  state: ((m: Message) => ({ ...m, state: currentHolderState(m.state as HolderState) })) as OlderForm,
-} as const;
+export const HOLDER_STATE_OLDER_FORMS = { state: fieldForm('state', currentHolderState) } as const;
 
 /** A request's result in today's words: the `list` reply's rows (src/client/serverClient.ts
  * reads every reply through this). */
 export function currentResult(op: string, result: unknown): unknown {
   if (op !== 'list' || typeof result !== 'object' || result === null) return result;
   const listing = result as { tabs?: unknown };
-  return Array.isArray(listing.tabs) ? { ...listing, tabs: currentList(listing.tabs, currentListingEntry) } : result;
+  const tabs = currentList(listing.tabs, currentListingEntry);
+  return tabs === listing.tabs ? result : { ...listing, tabs };
 }

@@ -6,7 +6,7 @@ import { controlSchema, dataSchema, holderSchema, type HolderState, type Listing
 import { currentHolderState, currentListingEntry, currentName, currentResult, currentTabInfo } from '../../src/protocol/olderNames.js';
 import { encodeFrame, FrameDecoder } from '../../src/protocol/frame.js';
 import { withHandshake } from '../../src/protocol/handshake.js';
-import { defineSchema, mergeSchemas, type Message, type Schema } from '../../src/protocol/schema.js';
+import { currentForm, defineSchema, mergeSchemas, type Message, type Schema } from '../../src/protocol/schema.js';
 import { GLYPHS } from '../../src/status/glyphs.js';
 import { LIFECYCLES } from '../../src/tabLifecycle.js';
 
@@ -64,6 +64,15 @@ describe('older names where a frame is decoded', () => {
     expect(decoded(controlSchema, { t: 'tabs', rev: 3, tabs: 'not a list' })).toMatchObject({ tabs: 'not a list' });
     expect(decoded(controlSchema, { t: 'tabs', rev: 3, tabs: [7, null] })).toMatchObject({ tabs: [7, null] });
     expect(decoded(controlSchema, { t: 'notice', text: 'suspended' })).toEqual({ t: 'notice', text: 'suspended' });
+  });
+
+  it("gives today's messages back as they came, with nothing copied (every frame of today's peers passes here)", () => {
+    const state = { t: 'state', state: { ...olderState, glyph: 'needs-input' } };
+    expect(currentForm(holderSchema, state)).toBe(state);
+    const tabs = { t: 'tabs', rev: 3, tabs: [{ ...olderTab, lifecycle: 'asleep', glyph: 'asleep' }] };
+    expect(currentForm(controlSchema, tabs)).toBe(tabs);
+    const listing = { server: { pid: 9, epoch: 1 }, tabs: [{ id: 't1', status: 'asleep', glyph: 'none' }] };
+    expect(currentResult('list', listing)).toBe(listing);
   });
 
   it('the list reply: its rows in today\'s words; any other reply as it came', () => {
