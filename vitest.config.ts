@@ -12,6 +12,7 @@ const OWN_PROCESS = [
   'test/cli/completion.test.ts',
   'test/cli/lazyHelpLayout.test.ts',
   'test/cli/nesting.test.ts',
+  'test/cli/statusWithoutCli.test.ts',
   'test/diag/watchdog.test.ts',
   'test/fixtures/fake-agent.test.ts',
   'test/helpers/helpers.test.ts',
