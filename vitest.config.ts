@@ -32,15 +32,14 @@ const OWN_PROCESS = [
 ];
 
 /**
- * End-to-end files that run one at a time, after the others (which run two at once): the real
- * agents (their keys are read by timing: Codex takes an Enter within 120 ms of typed text for a
- * newline), files whose product deadlines or injected delays are sized for an unloaded machine
- * (heartbeats, start deadlines, bind and attach delays), and one that chooses the machine's next
- * pid (decoy: any other file's process start may take it first).
+ * End-to-end files that run one at a time, at full priority, beside the others (which yield to
+ * them: test/helpers/yieldToPriorityFiles.ts): the real agents (their keys are read by timing:
+ * Codex takes an Enter within 120 ms of typed text for a newline, and a loaded machine starts an
+ * agent in tens of seconds), and files whose product deadlines or injected delays are sized for an
+ * unloaded machine (heartbeats, start deadlines, bind and attach delays).
  */
 const E2E_ONE_AT_A_TIME = [
   'test/e2e/agents/**/*.test.ts',
-  'test/e2e/decoy.test.ts',
   'test/e2e/isolation.test.ts',
   'test/e2e/limits.test.ts',
   'test/e2e/liveness.test.ts',
@@ -49,24 +48,28 @@ const E2E_ONE_AT_A_TIME = [
   'test/e2e/supervision2.test.ts',
 ];
 
-// Projects run cheapest first (sequence.groupOrder), one group at a time: a tier that fails
-// early says so before the slower ones start. `fast` is pure code; `unit` starts processes;
-// end-to-end tests drive real processes. In `npm test` every file runs in a process of its own,
-// two at a time (forks.maxForks), except the end-to-end files of E2E_ONE_AT_A_TIME, which run
-// last, one after another in one process.
+/** End-to-end files that run with nothing else running: decoy chooses the machine's next pid, and
+ * any other process start may take it first. */
+const E2E_ALONE = ['test/e2e/decoy.test.ts'];
+
+// Projects run in groups (sequence.groupOrder), cheapest first, one group after another: a tier
+// that fails early says so before the slower ones start. `fast` is pure code; `unit` starts
+// processes; end-to-end files drive real processes. Within a group, each kind of pool runs at the
+// same time as the others, and pool options are the run's, not a project's (vitest makes one pool
+// per kind), so the kinds are chosen to give each project the workers it needs:
+// - `fast`: worker threads (`threads`), two, each keeping one module graph for many files, since
+//   starting a fresh one for each of ~140 files cost more than the tests (116 -> 78 s for `fast`
+//   and `unit` at full counts). Pure tests share no state but what they give back (chalk's level,
+//   fake timers, the environment: each file restores its own).
+// - `unit` and `e2e`: a process per file (`forks`), two at a time.
+// - `e2e-serial`: one process (`vmForks`, each file in a context of its own), one file at a time,
+//   at the same time as `e2e`, whose files and every process they start run at a lower priority.
+//   The machine stays busy (`e2e` fills what a serial file leaves idle) while the serial files see
+//   it nearly as an idle machine: the end-to-end groups took 952 s instead of about 1,300.
+// - `e2e-alone`: last, by itself.
 export default defineConfig({
   test: {
-    // `npm run test:fast` runs `fast` in worker threads instead (--pool=threads): two at a time,
-    // each keeping one module graph for many files, since starting a fresh one for each of ~140
-    // files cost more than the tests. Pure tests share no state but what they give back (chalk's
-    // level, fake timers, the environment: each file restores its own). Pool options are the
-    // run's, not a project's (vitest makes one pool per kind), so they are set here; vitest's
-    // default is one worker fewer than the cores, one on these machines. `npm test` keeps a
-    // process per file: in one clean-clone run of the full counts, two Ink files in a shared
-    // thread timed out resolving `ink` ("Timeout calling resolveId"), a fault not understood yet.
-    // Two end-to-end files at once take about a third off their time here (most of a file's wall
-    // time is processes starting and waiting on each other, not CPU).
-    poolOptions: { threads: { isolate: false, maxThreads: 2 }, forks: { maxForks: 2 } },
+    poolOptions: { threads: { isolate: false, maxThreads: 2 }, forks: { maxForks: 2 }, vmForks: { singleFork: true } },
     projects: [
       {
         test: {
@@ -75,7 +78,7 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'node_modules/**', ...OWN_PROCESS],
           setupFiles: ['test/helpers/noChildProcess.ts', 'test/helpers/propertyDefaults.ts'],
           testTimeout: 30_000,
-          pool: 'forks',
+          pool: 'threads',
           sequence: { groupOrder: 0 },
         },
       },
@@ -93,7 +96,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: ['node_modules/**', ...E2E_ONE_AT_A_TIME],
+          exclude: ['node_modules/**', ...E2E_ONE_AT_A_TIME, ...E2E_ALONE],
+          setupFiles: ['test/helpers/yieldToPriorityFiles.ts'],
           testTimeout: 120_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -106,8 +110,17 @@ export default defineConfig({
           include: E2E_ONE_AT_A_TIME,
           testTimeout: 120_000,
           hookTimeout: 60_000,
+          pool: 'vmForks',
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
+          name: 'e2e-alone',
+          include: E2E_ALONE,
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
           pool: 'forks',
-          poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 3 },
         },
       },
