@@ -1,6 +1,8 @@
-// One framed, validated message stream over a connected socket. A misbehaving peer ends only its
-// own connection: decode errors close it and are reported through onClose, never thrown.
+// One framed, validated message stream over a connected socket (a Unix socket, or any duplex
+// byte stream: a channel of a link to another machine). A misbehaving peer ends only its own
+// connection: decode errors close it and are reported through onClose, never thrown.
 import net from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ProtocolError } from './errors.js';
 import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES } from './frame.js';
 import { withHandshake } from './handshake.js';
@@ -36,7 +38,7 @@ export interface AnyConnection {
  * schema at run time; the types say which of them each side handles.
  */
 export class Connection<In extends Message = Message, Out extends Message = Message> {
-  readonly #socket: net.Socket;
+  readonly #socket: Duplex;
   readonly #schema: Schema;
   readonly #maxFrameBytes: number;
   readonly #decoder: FrameDecoder;
@@ -53,7 +55,7 @@ export class Connection<In extends Message = Message, Out extends Message = Mess
   #reason: Error | undefined;
 
   /** `schema` is the caller's message list; the handshake messages are added to it. */
-  constructor(socket: net.Socket, schema: Schema, opts: ConnectionOptions = {}) {
+  constructor(socket: Duplex, schema: Schema, opts: ConnectionOptions = {}) {
     this.#socket = socket;
     this.#schema = withHandshake(schema);
     this.#maxFrameBytes = opts.maxFrameBytes ?? MAX_FRAME_BYTES;

@@ -7,6 +7,7 @@ import { ProtocolError } from '../../src/protocol/errors.js';
 import { encodeFrame } from '../../src/protocol/frame.js';
 import { defineSchema, type Message } from '../../src/protocol/schema.js';
 import { waitFor } from '../helpers/wait.js';
+import { duplexPair } from './duplexPair.js';
 import { next, PATIENT_TIMEOUT_MS, socketLab, type SocketLab } from './sockets.js';
 
 const schema = defineSchema({
@@ -234,5 +235,33 @@ describe('connectUnix', () => {
     fs.linkSync(live, stale);
     await new Promise((resolve) => srv.close(resolve));
     await expect(connectUnix(stale, schema, PATIENT_TIMEOUT_MS)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
+
+describe('Connection over any duplex stream', () => {
+  it('carries messages both ways, and a close reaches the other end', async () => {
+    const [a, b] = duplexPair();
+    const left = new Connection(a, schema);
+    const right = new Connection(b, schema);
+    const atRight = collect(right);
+    const atLeft = collect(left);
+    for (let n = 0; n < 20; n++) left.send({ t: 'ping', n });
+    right.send({ t: 'blob', y: Buffer.from([7]) });
+    await waitFor(() => atRight.length === 20 && atLeft.length === 1, { what: 'messages' });
+    expect(atRight.map((m) => m.n)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    const rightClosed = closeReason(right);
+    const leftClosed = closeReason(left);
+    left.close();
+    expect(await rightClosed).toBeUndefined();
+    expect(await leftClosed).toBeUndefined();
+  });
+
+  it('a malformed frame ends that stream with a ProtocolError', async () => {
+    const [a, b] = duplexPair();
+    const right = new Connection(b, schema);
+    const closed = closeReason(right);
+    a.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 1, 2, 3]));
+    expect(await closed).toBeInstanceOf(ProtocolError);
+    expect(a.destroyed).toBe(true);
   });
 });
