@@ -152,7 +152,11 @@ describe('idle suspension and idle exit', () => {
     const idle = await waitForTabSession(t, idleId);
     const idleAgent = procRef(Number(agentStarts(dir, idle.sessionId).at(-1)?.pid));
     expect(idleAgent).not.toBeNull();
-    const before = await listing(t);
+    // The shell's child is listed once it has started: compare with its pid, not with the start.
+    const before = await waitFor(async () => {
+      const l = await listing(t);
+      return [viewedId, shellId].every((id) => listedTab(l, id).childPid !== null) ? l : null;
+    }, { what: 'the viewed agent and the shell running' });
 
     await waitForStatus(t, idleId, 'asleep');
     await waitFor(() => !isSameAlive(idleAgent!), { what: 'the idle agent process ended' });
