@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { propertyRuns } from '../helpers/runs.js';
+import { chunkedAt } from '../helpers/chunks.js';
 import { BannerScanner, bannerBytes, LINK_GENERATION, MAX_BANNER_JUNK_BYTES, type BannerScan } from '../../src/remote/banner.js';
 
 /** The scan of `chunks` as the link does it: once the banner is found, what follows goes to the
@@ -69,9 +70,7 @@ describe('the banner', () => {
     fc.assert(
       fc.property(junk, fc.uint8Array({ maxLength: 50 }), fc.array(fc.nat(), { maxLength: 10 }), (j, rest, cuts) => {
         const stream = Buffer.concat([Buffer.from(j), banner, Buffer.from(rest)]);
-        const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
-        const chunks = [...points, stream.length].map((p, i, all) => stream.subarray(i === 0 ? 0 : all[i - 1], p));
-        expect(scan(chunks)).toEqual({ state: 'found', linkGen: 1, junkSeen: j.length > 0, rest: Buffer.from(rest) });
+        expect(scan(chunkedAt(stream, cuts))).toEqual({ state: 'found', linkGen: 1, junkSeen: j.length > 0, rest: Buffer.from(rest) });
       }),
       { numRuns: propertyRuns(500) },
     );

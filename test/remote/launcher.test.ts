@@ -45,11 +45,14 @@ describe('shell words', () => {
   });
 
   it('shows a plain word bare and anything else quoted', () => {
-    expect(shellWord('me@gpu.lan')).toBe('me@gpu.lan');
-    expect(shellWord('IdentityFile=~/.ssh/id_gpu')).toBe('IdentityFile=~/.ssh/id_gpu');
-    expect(shellWord('ProxyCommand=ssh -W %h:%p jump')).toBe("'ProxyCommand=ssh -W %h:%p jump'");
-    expect(shellWord('[gpu]:2222')).toBe("'[gpu]:2222'");
-    expect(shellWord('')).toBe("''");
+    const shown = [
+      ['me@gpu.lan', 'me@gpu.lan'],
+      ['IdentityFile=~/.ssh/id_gpu', 'IdentityFile=~/.ssh/id_gpu'],
+      ['ProxyCommand=ssh -W %h:%p jump', "'ProxyCommand=ssh -W %h:%p jump'"],
+      ['[gpu]:2222', "'[gpu]:2222'"],
+      ['', "''"],
+    ];
+    expect(shown.map(([word]) => [word, shellWord(word)])).toEqual(shown);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { propertyRuns } from '../helpers/runs.js';
+import { chunkedAt } from '../helpers/chunks.js';
 import { PROTOCOL_ERROR_CODES, ProtocolError } from '../../src/protocol/errors.js';
 import { encodeMuxFrames, MAX_MUX_CHANNEL, MAX_MUX_PAYLOAD_BYTES, MUX_HEADER_BYTES, MuxDecoder, type MuxDecodeResult } from '../../src/remote/mux.js';
 
@@ -23,18 +24,6 @@ function byChannel(results: MuxDecodeResult[]): Map<number, string> {
   const out = new Map<number, string>();
   for (const [channel, hex] of frames(results)) out.set(channel, (out.get(channel) ?? '') + hex);
   return out;
-}
-
-/** `stream` cut at the given points (any numbers; taken modulo its length). */
-function chunked(stream: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let from = 0;
-  for (const p of [...points, stream.length]) {
-    chunks.push(stream.subarray(from, p));
-    from = p;
-  }
-  return chunks;
 }
 
 function header(length: number, channel: number): Buffer {
@@ -116,7 +105,7 @@ describe('MuxDecoder', () => {
         const sent = Buffer.concat(writes.flatMap((w) => encodeMuxFrames(w.channel, w.data)));
         const want = new Map<number, string>();
         for (const w of writes) want.set(w.channel, (want.get(w.channel) ?? '') + Buffer.from(w.data).toString('hex'));
-        expect(byChannel(decodeAll(chunked(sent, cuts), true))).toEqual(want);
+        expect(byChannel(decodeAll(chunkedAt(sent, cuts), true))).toEqual(want);
       }),
       { numRuns: propertyRuns(300) },
     );
@@ -181,7 +170,7 @@ describe('MuxDecoder', () => {
           if (m.insert) bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from([m.byte]), bytes.subarray(at)]);
           else if (at < bytes.length) bytes[at] = m.byte;
         }
-        expectWellFormed(decodeAll(chunked(bytes, cuts), true));
+        expectWellFormed(decodeAll(chunkedAt(bytes, cuts), true));
       }),
       { numRuns: propertyRuns(3000) },
     );

@@ -28,32 +28,44 @@ const CHANGED_KEY = [
 
 const SSH = "ssh -o Port=2222 -o 'ProxyJump=jump host' me@gpu.lan";
 
-/** OpenSSH 9.2's own words (memo §2), each with the failure a1 shows. */
-const TABLE: [string, number | null, string, Omit<LinkFailure, 'command'> & { command?: string | null }][] = [
-  ['unknown host key', 255, 'Host key verification failed.\n', { code: 'host-key-unknown', state: 'attention', sentence: `gpu's host key is not known here yet: run "${SSH} true" once and accept it.`, command: `${SSH} true` }],
-  ['unknown host key, strict checking', 255, 'No ED25519 host key is known for [gpu.lan]:2222 and you have requested strict checking.\nHost key verification failed.\n', { code: 'host-key-unknown', state: 'attention', sentence: `gpu's host key is not known here yet: run "${SSH} true" once and accept it.`, command: `${SSH} true` }],
+type Want = Omit<LinkFailure, 'command'> & { command?: string | null };
+
+/** The failures several of ssh's messages lead to, each worded once. */
+const UNKNOWN_KEY: Want = { code: 'host-key-unknown', state: 'attention', sentence: `gpu's host key is not known here yet: run "${SSH} true" once and accept it.`, command: `${SSH} true` };
+const NO_KEY: Want = { code: 'auth', state: 'attention', sentence: 'ssh could not log in to me@gpu.lan without a prompt: load your key with "ssh-add", or install one with "ssh-copy-id me@gpu.lan".', command: 'ssh-add' };
+const TIMEOUT: Want = { code: 'timeout', state: 'unreachable', sentence: 'gpu.lan did not answer within 10 s.' };
+const LOST: Want = { code: 'lost', state: 'unreachable', sentence: 'the connection to gpu.lan stopped answering.' };
+const NO_A1: Want = { code: 'no-a1', state: 'attention', sentence: 'a1 is not installed on gpu for non-interactive logins: install it there ("npm install -g a1") or pass --a1-path.' };
+const noRoute = (reason: string): Want => ({ code: 'no-route', state: 'unreachable', sentence: `gpu.lan:2222 cannot be reached from here (${reason}).` });
+const dns = (reason: string): Want => ({ code: 'dns', state: 'unreachable', sentence: `gpu.lan does not resolve (${reason}).` });
+const sshError = (what: string): Want => ({ code: 'ssh-error', state: 'unreachable', sentence: `ssh failed: ${what}` });
+
+/** OpenSSH 9.2's own words (memo §2) and the launcher's markers, each with the failure a1 shows. */
+const TABLE: [string, number | null, string, Want][] = [
+  ['unknown host key', 255, 'Host key verification failed.\n', UNKNOWN_KEY],
+  ['unknown host key, strict checking', 255, 'No ED25519 host key is known for [gpu.lan]:2222 and you have requested strict checking.\nHost key verification failed.\n', UNKNOWN_KEY],
   ['changed host key', 255, CHANGED_KEY, { code: 'host-key-changed', state: 'attention', sentence: `gpu's host key changed: if you expect that, run "ssh-keygen -R '[gpu.lan]:2222'", then "${SSH} true".`, command: "ssh-keygen -R '[gpu.lan]:2222'" }],
-  ['no key', 255, 'me@gpu.lan: Permission denied (publickey).\n', { code: 'auth', state: 'attention', sentence: 'ssh could not log in to me@gpu.lan without a prompt: load your key with "ssh-add", or install one with "ssh-copy-id me@gpu.lan".', command: 'ssh-add' }],
-  ['no key, passwords offered too', 255, 'me@gpu.lan: Permission denied (publickey,password).\n', { code: 'auth', state: 'attention', sentence: 'ssh could not log in to me@gpu.lan without a prompt: load your key with "ssh-add", or install one with "ssh-copy-id me@gpu.lan".', command: 'ssh-add' }],
-  ['passwords only', 255, 'me@gpu.lan: Permission denied (password,keyboard-interactive).\n', { code: 'auth', state: 'attention', sentence: 'me@gpu.lan accepts only password logins, which a1 cannot type: set up a key login there.', command: null }],
-  ['unknown name', 255, 'ssh: Could not resolve hostname gpu.lan: Name or service not known\n', { code: 'dns', state: 'unreachable', sentence: 'gpu.lan does not resolve (name or service not known).' }],
-  ['no DNS now', 255, 'ssh: Could not resolve hostname gpu.lan: Temporary failure in name resolution\n', { code: 'dns', state: 'unreachable', sentence: 'gpu.lan does not resolve (temporary failure in name resolution).' }],
+  ['no key', 255, 'me@gpu.lan: Permission denied (publickey).\n', NO_KEY],
+  ['no key, passwords offered too', 255, 'me@gpu.lan: Permission denied (publickey,password).\n', NO_KEY],
+  ['passwords only', 255, 'me@gpu.lan: Permission denied (password,keyboard-interactive).\n', { code: 'auth', state: 'attention', sentence: 'me@gpu.lan accepts only password logins, which a1 cannot type: set up a key login there.' }],
+  ['unknown name', 255, 'ssh: Could not resolve hostname gpu.lan: Name or service not known\n', dns('name or service not known')],
+  ['no DNS now', 255, 'ssh: Could not resolve hostname gpu.lan: Temporary failure in name resolution\n', dns('temporary failure in name resolution')],
   ['refused', 255, 'ssh: connect to host gpu.lan port 2222: Connection refused\n', { code: 'refused', state: 'unreachable', sentence: 'nothing answers ssh at gpu.lan:2222 (connection refused).' }],
-  ['no route', 255, 'ssh: connect to host gpu.lan port 2222: No route to host\n', { code: 'no-route', state: 'unreachable', sentence: 'gpu.lan:2222 cannot be reached from here (no route to host).' }],
-  ['no network', 255, 'ssh: connect to host gpu.lan port 2222: Network is unreachable\n', { code: 'no-route', state: 'unreachable', sentence: 'gpu.lan:2222 cannot be reached from here (network is unreachable).' }],
-  ['connect timeout', 255, 'ssh: connect to host gpu.lan port 2222: Connection timed out\n', { code: 'timeout', state: 'unreachable', sentence: 'gpu.lan did not answer within 10 s.' }],
-  ['banner timeout', 255, 'Connection timed out during banner exchange\nConnection to 192.0.2.7 port 2222 timed out\n', { code: 'timeout', state: 'unreachable', sentence: 'gpu.lan did not answer within 10 s.' }],
-  ['keepalive', 255, 'Timeout, server gpu.lan not responding.\n', { code: 'lost', state: 'unreachable', sentence: 'the connection to gpu.lan stopped answering.' }],
-  ['closed', 255, 'kex_exchange_identification: Connection closed by remote host\nConnection closed by 192.0.2.7 port 2222\n', { code: 'lost', state: 'unreachable', sentence: 'the connection to gpu.lan stopped answering.' }],
-  ['reset', 255, 'Connection reset by 192.0.2.7 port 2222\n', { code: 'lost', state: 'unreachable', sentence: 'the connection to gpu.lan stopped answering.' }],
+  ['no route', 255, 'ssh: connect to host gpu.lan port 2222: No route to host\n', noRoute('no route to host')],
+  ['no network', 255, 'ssh: connect to host gpu.lan port 2222: Network is unreachable\n', noRoute('network is unreachable')],
+  ['connect timeout', 255, 'ssh: connect to host gpu.lan port 2222: Connection timed out\n', TIMEOUT],
+  ['banner timeout', 255, 'Connection timed out during banner exchange\nConnection to 192.0.2.7 port 2222 timed out\n', TIMEOUT],
+  ['keepalive', 255, 'Timeout, server gpu.lan not responding.\n', LOST],
+  ['closed', 255, 'kex_exchange_identification: Connection closed by remote host\nConnection closed by 192.0.2.7 port 2222\n', LOST],
+  ['reset', 255, 'Connection reset by 192.0.2.7 port 2222\n', LOST],
   ['MaxSessions', 255, 'mux_client_request_session: session request failed: Session open refused by peer\n', { code: 'mux-refused', state: 'unreachable', sentence: 'gpu refused another session on the shared connection (sshd MaxSessions).' }],
-  ['no a1', 127, 'a1-remote: no-a1\n', { code: 'no-a1', state: 'attention', sentence: 'a1 is not installed on gpu for non-interactive logins: install it there ("npm install -g a1") or pass --a1-path.', command: null }],
-  ['--a1-path not found', 127, "a1-remote: exec /opt/a1/bin/a1\nsh: 1: exec: /opt/a1/bin/a1: not found\n", { code: 'no-a1', state: 'attention', sentence: 'a1 is not installed on gpu for non-interactive logins: install it there ("npm install -g a1") or pass --a1-path.' }],
+  ['no a1', 127, 'a1-remote: no-a1\n', NO_A1],
+  ['--a1-path not found', 127, 'a1-remote: exec /opt/a1/bin/a1\nsh: 1: exec: /opt/a1/bin/a1: not found\n', NO_A1],
   ['no node', 127, 'a1-remote: no-node /home/me/.local/bin/a1\n', { code: 'no-node', state: 'attention', sentence: 'a1 is at /home/me/.local/bin/a1 on gpu but node is not on its PATH: pass --a1-path "/path/to/node /home/me/.local/bin/a1".' }],
   ['an a1 without __remote', 1, 'a1-remote: exec /usr/local/bin/a1\nUnknown command: __remote\n', { code: 'too-old', state: 'incompatible', sentence: 'the a1 on gpu cannot serve another machine: upgrade it there.' }],
-  ['something new', 255, 'debug1: x\nsome error OpenSSH 11 adds\x1b[31m\n\n', { code: 'ssh-error', state: 'unreachable', sentence: 'ssh failed: some error OpenSSH 11 adds[31m' }],
-  ['a login that refuses', 1, 'This account is currently not available.\n', { code: 'ssh-error', state: 'unreachable', sentence: 'ssh failed: This account is currently not available.' }],
-  ['nothing said', 255, '', { code: 'ssh-error', state: 'unreachable', sentence: 'ssh failed: ssh ended with exit code 255 before a1 answered.' }],
+  ['something new', 255, 'debug1: x\nsome error OpenSSH 11 adds\x1b[31m\n\n', sshError('some error OpenSSH 11 adds[31m')],
+  ['a login that refuses', 1, 'This account is currently not available.\n', sshError('This account is currently not available.')],
+  ['nothing said', 255, '', sshError('ssh ended with exit code 255 before a1 answered.')],
 ];
 
 describe('classifying how a link attempt ended', () => {
