@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { propertyRuns } from '../helpers/runs.js';
+import { chunkedAt } from '../helpers/chunks.js';
 import { Packr } from 'msgpackr';
 import { ProtocolError, PROTOCOL_ERROR_CODES } from '../../src/protocol/errors.js';
 import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, type DecodeResult } from '../../src/protocol/frame.js';
@@ -99,14 +100,7 @@ describe('encodeFrame / FrameDecoder', () => {
     fc.assert(
       fc.property(fc.array(msg, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 30 }), (msgs, cuts) => {
         const stream = Buffer.concat(msgs.map((m) => encodeFrame(m)));
-        const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
-        const chunks: Buffer[] = [];
-        let from = 0;
-        for (const p of [...points, stream.length]) {
-          chunks.push(stream.subarray(from, p));
-          from = p;
-        }
-        expect(messages(decodeAll(chunks))).toEqual(msgs);
+        expect(messages(decodeAll(chunkedAt(stream, cuts)))).toEqual(msgs);
       }),
       { numRuns: propertyRuns(300) },
     );
