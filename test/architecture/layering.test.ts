@@ -32,6 +32,8 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // The link to another machine's a1 over ssh (issue 30): its framing, ssh's command line and the
   // link's states, shared by the local side and the remote entry.
   remote: ['.', 'config', 'protocol'],
+  // The remote entry (`a1 __remote`): what another machine's link reaches on this one.
+  relay: ['.', 'protocol', 'remote'],
   store: ['.', 'lifecycle'],
   server: ['.', 'config', 'diag', 'lifecycle', 'protocol', 'status', 'store'],
   holder: ['.', 'diag', 'input', 'lifecycle', 'protocol', 'status', 'surface'],
