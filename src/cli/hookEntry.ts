@@ -9,7 +9,8 @@ export async function hookMain(args: readonly string[]): Promise<void> {
   if (spec !== undefined) await runStatusHook(process.env, spec, payload);
 }
 
-const PLAIN_OPTIONS = { '--session-id': 'sessionId', '--agent': 'agent', '--name': 'name' } as const;
+/** The options of `a1 status` (src/cli/commands/status.ts) a plain report may carry. */
+export const PLAIN_OPTIONS = { '--session-id': 'sessionId', '--agent': 'agent', '--name': 'name' } as const;
 
 /**
  * `STATE [--session-id ID] [--agent KIND] [--name NAME]` (each option once, `--opt VALUE` or

@@ -70,9 +70,7 @@ export class MuxLink {
       this.send({ t: 'close', ch });
     };
     const stream = new Duplex({
-      read: () => {
-        if (this.#full.delete(ch) && this.#full.size === 0 && !this.#closed) this.#input.resume();
-      },
+      read: () => this.#unblock(ch),
       write: (chunk: Buffer, _encoding, done) => {
         if (this.#closed || state.closeSent) return done(new Error(`Channel ${ch} is closed.`));
         let room = true;
@@ -119,8 +117,8 @@ export class MuxLink {
   #onChannelBytes(ch: number, payload: Buffer): void {
     const stream = this.#channels.get(ch)?.stream;
     if (stream === undefined) return;
-    // A frame may be a view of the input's chunk: the reader gets bytes of its own.
-    if (!stream.push(Buffer.from(payload))) {
+    // A frame may be a view of the input's chunk, which a stream never reuses: no copy needed.
+    if (!stream.push(payload)) {
       this.#full.add(ch);
       this.#input.pause();
     }
@@ -152,6 +150,11 @@ export class MuxLink {
 
   #forget(ch: number): void {
     this.#channels.delete(ch);
+    this.#unblock(ch);
+  }
+
+  /** `ch` no longer holds the input back; the input reads again once no channel does. */
+  #unblock(ch: number): void {
     if (this.#full.delete(ch) && this.#full.size === 0 && !this.#closed) this.#input.resume();
   }
 }

@@ -1,7 +1,8 @@
 // The forms of `a1 status` that bin/a1 runs without the CLI (src/cli/hookEntry.ts): exactly the
 // ones the CLI's parser reads the same way; everything else is left to the CLI.
 import { describe, expect, it } from 'vitest';
-import { plainStatusArgs } from '../../src/cli/hookEntry.js';
+import { PLAIN_OPTIONS, plainStatusArgs } from '../../src/cli/hookEntry.js';
+import { statusCommand } from '../../src/cli/commands/status.js';
 
 describe('plainStatusArgs', () => {
   it('reads a state and each of its options, spaced or with =', () => {
@@ -33,5 +34,12 @@ describe('plainStatusArgs', () => {
     [['idle', '--constructor', 'x']],
   ])('leaves %j to the CLI', (args) => {
     expect(plainStatusArgs(args)).toBeNull();
+  });
+
+  it("reads only options the CLI's status command declares, under the same names", () => {
+    for (const [flag, key] of Object.entries(PLAIN_OPTIONS)) {
+      expect(statusCommand.options).toHaveProperty([flag.slice(2)]);
+      expect(flag.slice(2).replace(/-(.)/g, (_, c: string) => c.toUpperCase())).toBe(key);
+    }
   });
 });

@@ -5,6 +5,6 @@
 // that a nice-0 task wants; when the serial file waits, these get it all.
 import os from 'node:os';
 
-export const BACKGROUND_NICE = 10;
+const BACKGROUND_NICE = 10;
 
 os.setPriority(Math.max(os.getPriority(), BACKGROUND_NICE));
